@@ -1,0 +1,178 @@
+"""Command line: ``python -m app {serve,ingest,ask,eval,bench,demo}``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from app.settings import Settings
+
+cli = typer.Typer(add_completion=False, no_args_is_help=True, help="GraphRAG retrieval service")
+
+
+def _settings(data_dir: Path | None) -> Settings:
+    s = Settings()
+    if data_dir is not None:
+        s = s.model_copy(update={"data_dir": data_dir})
+    from app.observability import setup_logging
+
+    setup_logging(s.server.log_level, s.server.log_json)
+    return s
+
+
+DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Overrides GRAPHRAG_DATA_DIR.")]
+
+
+@cli.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Bind address (default from settings).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default from settings).")] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Run the HTTP service (embedded default unless configured otherwise)."""
+    import uvicorn
+
+    from app.main import create_app
+
+    s = _settings(data_dir)
+    app = create_app(s)
+    uvicorn.run(app, host=host or s.server.host, port=port or s.server.port, log_config=None,
+                timeout_graceful_shutdown=30)
+
+
+@cli.command()
+def ingest(
+    path: Annotated[Path, typer.Argument(help="File or folder to ingest.")],
+    namespace: Annotated[str, typer.Option(help="Target namespace.")] = "default",
+    fmt: Annotated[str, typer.Option("--format", help="metaqa | tsv | csv | documents | cypher")] = "documents",
+    labels: Annotated[Path | None, typer.Option(help="JSON relation -> [subject_label, object_label].")] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Ingest triples, documents or a Cypher script into a namespace (idempotent; reports counts)."""
+    from tqdm import tqdm
+
+    from app.container import Container
+    from app.errors import AppError
+
+    s = _settings(data_dir)
+    bars: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit="it", file=sys.stderr, mininterval=0.5)
+        bar.total = total
+        bar.update(done - bar.n)
+
+    async def run() -> dict[str, Any]:
+        c = await Container.start(s, with_llm=False)
+        try:
+            r = await c.ingestor.ingest_path(namespace, fmt, path, labels_path=labels, progress=progress)
+            nodes, rels = await c.graph.counts(namespace)
+            return {"namespace": r.namespace, "format": r.format, "counts": r.counts, "seconds": r.seconds,
+                    "graph": {"nodes": nodes, "relationships": rels}}
+        finally:
+            for b in bars.values():
+                b.close()
+            await c.close()
+
+    try:
+        out = asyncio.run(run())
+    except AppError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(out, indent=2))
+
+
+@cli.command()
+def ask(
+    question: Annotated[str, typer.Argument()],
+    namespace: Annotated[str, typer.Option()] = "default",
+    mode: Annotated[str | None, typer.Option()] = None,
+    top_k: Annotated[int | None, typer.Option()] = None,
+    url: Annotated[str | None, typer.Option(help="Ask a running server instead of in-process.")] = None,
+    retrieve_only: Annotated[bool, typer.Option("--retrieve-only", help="Skip answer generation.")] = False,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Ask one question (in-process, or against a running server with --url)."""
+    body = {"question": question, "namespace": namespace, "mode": mode, "top_k": top_k}
+    if url:
+        import httpx
+
+        r = httpx.post(f"{url.rstrip('/')}/{'retrieve' if retrieve_only else 'ask'}", json=body, timeout=300)
+        typer.echo(json.dumps(r.json(), indent=2))
+        raise typer.Exit(0 if r.status_code < 400 else 1)
+
+    from app.container import Container
+    from app.schemas import AskRequest, RetrieveRequest
+
+    s = _settings(data_dir)
+
+    async def run() -> Any:
+        c = await Container.start(s, with_llm=not retrieve_only)
+        try:
+            if retrieve_only:
+                return await c.qa.retrieve(RetrieveRequest(**body))
+            return await c.qa.ask(AskRequest(**body))
+        finally:
+            await c.close()
+
+    typer.echo(asyncio.run(run()).model_dump_json(indent=2))
+
+
+@cli.command("eval")
+def eval_cmd(
+    dataset: Annotated[str, typer.Option(help="hotpotqa | musique")],
+    path: Annotated[Path, typer.Option(help="Folder of the data set.")],
+    modes: Annotated[str, typer.Option(help="Comma-separated retriever modes.")] = "vector",
+    limit: Annotated[int | None, typer.Option(help="First N questions only.")] = None,
+    namespace: Annotated[str | None, typer.Option(help="Default: the data set's name.")] = None,
+    reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Ingest (or reuse) a benchmark and measure retrieval modes on it; writes reports/<dataset>/<ts>.{json,md}."""
+    from app.eval.runner import run_eval
+
+    s = _settings(data_dir)
+    report = asyncio.run(
+        run_eval(s, dataset=dataset, path=path, modes=[m for m in modes.split(",") if m], limit=limit,
+                 namespace=namespace, reports_dir=reports_dir)
+    )
+    typer.echo(report["markdown"])
+
+
+@cli.command()
+def bench(
+    namespace: Annotated[str, typer.Option()] = "demo",
+    questions: Annotated[Path, typer.Option()] = Path("data/demo/questions.jsonl"),
+    repeat: Annotated[int, typer.Option()] = 3,
+    reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Latency of each retrieval stage and of answer generation on a namespace; writes reports/bench/."""
+    from app.eval.bench import run_bench
+
+    s = _settings(data_dir)
+    out = asyncio.run(run_bench(s, namespace=namespace, questions=questions, repeat=repeat, reports_dir=reports_dir))
+    typer.echo(out["markdown"])
+
+
+@cli.command()
+def demo(
+    data: Annotated[Path, typer.Option(help="Demo data folder.")] = Path("data/demo"),
+    port: Annotated[int, typer.Option()] = 8765,
+    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("var/demo"),
+) -> None:
+    """Ingest the demo data, start the server, ask the demo questions over HTTP, stop the server."""
+    from app.demo import run_demo
+
+    raise typer.Exit(run_demo(data, port=port, data_dir=data_dir))
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,45 @@
+"""Bounded execution of blocking model calls off the event loop.
+
+CPU/GPU work (embedding, local generation) runs on a small thread pool. A semaphore bounds how many jobs may wait;
+when it is exhausted the caller gets ``OverloadedError`` (503 + Retry-After) at once instead of piling up work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from app.errors import DependencyTimeoutError, OverloadedError
+
+T = TypeVar("T")
+
+
+class BoundedExecutor:
+    def __init__(self, name: str, *, workers: int = 1, max_queue: int = 8) -> None:
+        self.name = name
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+        self._slots = asyncio.BoundedSemaphore(workers + max_queue)
+        self._capacity = workers + max_queue
+
+    @property
+    def in_flight(self) -> int:
+        return self._capacity - self._slots._value
+
+    async def run(self, fn: Callable[..., T], *args: Any, timeout_s: float | None = None) -> T:
+        if self._slots.locked():
+            raise OverloadedError(f"{self.name} queue is full ({self._capacity} jobs)", retry_after_s=2)
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            ctx = contextvars.copy_context()
+            fut = loop.run_in_executor(self._pool, functools.partial(ctx.run, fn, *args))
+            try:
+                return await asyncio.wait_for(fut, timeout_s)
+            except TimeoutError as exc:
+                raise DependencyTimeoutError(self.name, f"no result within {timeout_s:.0f}s") from exc
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

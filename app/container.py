@@ -1,0 +1,120 @@
+"""Everything the running service holds, built and closed by the app's lifespan (or by the CLI for offline jobs).
+
+Start order: data-dir lock -> graph store -> vector store -> embedder -> LLM -> reranker -> retrievers.
+Close order is the reverse, and every step runs even when an earlier one failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.ingest.service import Ingestor
+from app.llm import LLM, build_llm
+from app.models.embedder import Embedder
+from app.retrievers.base import RetrieverDeps
+from app.retrievers.registry import Retrievers, build_retrievers
+from app.services.qa import QAService
+from app.settings import Settings
+from app.stores.embedded import DataDirLock
+from app.stores.graph import GraphStore, build_graph_store
+from app.stores.vector import VectorStore, build_vector_store
+
+log = logging.getLogger(__name__)
+
+
+def uses_embedded_storage(settings: Settings) -> bool:
+    return (settings.graph.backend == "falkordb" and settings.graph.falkordb_url is None) or (
+        settings.vector.mode == "local"
+    )
+
+
+@dataclass
+class Container:
+    settings: Settings
+    graph: GraphStore
+    vectors: VectorStore
+    embedder: Embedder
+    llm: LLM | None
+    reranker: Any
+    retrievers: Retrievers
+    qa: QAService
+    ingestor: Ingestor
+    lock: DataDirLock | None = None
+    notes: list[str] = field(default_factory=list)
+    """Start-up facts worth showing to operators (e.g. which reranker is in use)."""
+
+    @classmethod
+    async def start(cls, settings: Settings, *, with_llm: bool = True, modes: list[str] | None = None) -> Container:
+        lock = DataDirLock(settings.data_dir) if uses_embedded_storage(settings) else None
+        graph = build_graph_store(settings)
+        vectors = build_vector_store(settings)
+        e = settings.embedder
+        embedder = Embedder(
+            e.model, batch_size=e.batch_size, device=e.device, max_queue=e.max_queue, timeout_s=e.timeout_s
+        )
+        llm = build_llm(settings) if with_llm else None
+        notes: list[str] = []
+        try:
+            if lock is not None:
+                lock.acquire()
+            await graph.start()
+            await vectors.start()
+            await asyncio.to_thread(embedder.warm_up)
+            if llm is not None:
+                await llm.start()
+            reranker = None
+            if settings.reranker.model:
+                from app.models.reranker import CrossEncoderReranker
+
+                reranker = CrossEncoderReranker(settings.reranker.model)
+                await asyncio.to_thread(reranker.warm_up)
+                notes.append(f"reranker: cross-encoder {settings.reranker.model}")
+            else:
+                notes.append(
+                    "reranker: none configured (GRAPHRAG_RERANKER__MODEL unset); "
+                    "results are ranked by dense cosine similarity"
+                )
+            deps = RetrieverDeps(settings, graph, vectors, embedder, llm, reranker)
+            retrievers = Retrievers(build_retrievers(deps, modes))
+            for r in retrievers.values():
+                await r.warm_up()
+        except BaseException:
+            await _close_all(graph, vectors, embedder, llm, lock)
+            raise
+        for n in notes:
+            log.info("%s", n)
+        return cls(
+            settings=settings,
+            graph=graph,
+            vectors=vectors,
+            embedder=embedder,
+            llm=llm,
+            reranker=reranker,
+            retrievers=retrievers,
+            qa=QAService(settings, retrievers, llm),
+            ingestor=Ingestor(settings, graph, vectors, embedder),
+            lock=lock,
+            notes=notes,
+        )
+
+    async def close(self) -> None:
+        await _close_all(self.graph, self.vectors, self.embedder, self.llm, self.lock)
+
+
+async def _close_all(
+    graph: GraphStore, vectors: VectorStore, embedder: Embedder, llm: LLM | None, lock: DataDirLock | None
+) -> None:
+    steps: list[Any] = [llm.close() if llm else None, vectors.close(), graph.close()]
+    for step in steps:
+        if step is None:
+            continue
+        try:
+            await step
+        except Exception:
+            log.exception("error while closing")
+    embedder.close()
+    if lock is not None:
+        lock.release()

@@ -1,0 +1,34 @@
+"""Typed FastAPI dependencies: one-line accessors and ``Annotated`` aliases. Tests swap them with
+``app.dependency_overrides``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.container import Container
+from app.errors import DependencyError
+from app.services.qa import QAService
+from app.settings import Settings
+
+
+def get_container(request: Request) -> Container:
+    container: Container | None = getattr(request.app.state, "container", None)
+    if container is None:
+        raise DependencyError("service", "not started")
+    return container
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_qa(container: Annotated[Container, Depends(get_container)]) -> QAService:
+    return container.qa
+
+
+ContainerDep = Annotated[Container, Depends(get_container)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+QADep = Annotated[QAService, Depends(get_qa)]

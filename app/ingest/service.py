@@ -1,0 +1,281 @@
+"""Ingestion: parsed triples, documents and Cypher scripts -> graph nodes/relationships + vector collections.
+
+Idempotent: ids are deterministic, graph writes are MERGEs, vector points are upserts by id, unchanged vector
+points are not re-embedded, and a Cypher script that already ran (same SHA-256) is not run again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.cypher import queries as Q
+from app.errors import InvalidInputError
+from app.ids import chunk_id, entity_id, page_id
+from app.ingest.parsers import (
+    Document,
+    Triple,
+    chunk_document,
+    infer_object_label,
+    load_label_map,
+    normalise_relation,
+    parse_schema_statement,
+    read_documents,
+    read_triples,
+    split_cypher_script,
+)
+from app.models.embedder import Embedder
+from app.observability import INGESTED
+from app.settings import Settings
+from app.stores.graph.base import GraphStore, check_namespace
+from app.stores.vector.base import VectorPoint, VectorStore, collection_name
+
+log = logging.getLogger(__name__)
+
+TRIPLE_FORMATS = ("metaqa", "tsv", "csv")
+FORMATS = (*TRIPLE_FORMATS, "documents", "cypher")
+BUILTIN_LABELS = {"metaqa": Path(__file__).resolve().parents[2] / "data" / "labels" / "metaqa.json"}
+Progress = Callable[[str, int, int], None]
+"""progress(stage, done, total)"""
+
+
+@dataclass
+class IngestReport:
+    namespace: str
+    format: str
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, key: str, n: int) -> None:
+        self.counts[key] = self.counts.get(key, 0) + int(n)
+
+
+def _noop(stage: str, done: int, total: int) -> None:
+    return None
+
+
+class Ingestor:
+    def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore, embedder: Embedder) -> None:
+        self.settings = settings
+        self.graph = graph
+        self.vectors = vectors
+        self.embedder = embedder
+
+    # --- public entry points --------------------------------------------------------------------------------
+    async def ingest_path(
+        self,
+        namespace: str,
+        fmt: str,
+        path: Path,
+        *,
+        labels_path: Path | None = None,
+        progress: Progress = _noop,
+    ) -> IngestReport:
+        if fmt not in FORMATS:
+            raise InvalidInputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+        if not path.exists():
+            raise InvalidInputError(f"{path} does not exist")
+        if fmt in TRIPLE_FORMATS:
+            labels = load_label_map(labels_path or BUILTIN_LABELS.get(fmt))
+            return await self.ingest_triples(namespace, read_triples(path, fmt), labels, fmt=fmt, progress=progress)
+        if fmt == "documents":
+            return await self.ingest_documents(namespace, read_documents(path), progress=progress)
+        return await self.ingest_cypher(namespace, path.read_text(encoding="utf-8"), progress=progress)
+
+    async def ingest_triples(
+        self,
+        namespace: str,
+        triples: Sequence[Triple],
+        labels: dict[str, tuple[str, str]] | None = None,
+        *,
+        fmt: str = "triples",
+        progress: Progress = _noop,
+    ) -> IngestReport:
+        check_namespace(namespace)
+        t0 = time.perf_counter()
+        report = IngestReport(namespace, fmt)
+        labels = labels or {}
+        node_labels: dict[str, set[str]] = defaultdict(set)
+        by_type: dict[str, list[dict[str, str]]] = defaultdict(list)
+        seen: set[tuple[str, str, str]] = set()
+        for t in triples:
+            key = (t.subject, t.relation, t.object)
+            if key in seen:
+                continue
+            seen.add(key)
+            s_label, o_label = labels.get(t.relation, (None, infer_object_label(t.relation)))
+            if s_label:
+                node_labels[t.subject].add(s_label)
+            node_labels[t.object].add(o_label)
+            node_labels.setdefault(t.subject, set())
+            by_type[normalise_relation(t.relation)].append({"s": t.subject, "o": t.object})
+        report.add("triples", len(seen))
+        report.add("entities", len(node_labels))
+
+        await self.graph.ensure_node_index(namespace, Q.ENTITY_LABEL, "name")
+        # nodes grouped by label (labels cannot be parameters); a node with several labels gets each
+        groups: dict[str | None, list[dict[str, str]]] = defaultdict(list)
+        for name, labs in node_labels.items():
+            row = {"name": name, "id": entity_id(name)}
+            for lab in sorted(labs) or [None]:
+                groups[lab].append(row)
+        total_rows = sum(len(r) for r in groups.values()) + len(seen)
+        done = 0
+        for lab, rows in groups.items():
+            for i in range(0, len(rows), self.settings.graph.write_batch_size):
+                part = rows[i : i + self.settings.graph.write_batch_size]
+                s = await self.graph.write(namespace, Q.merge_entities(lab), part)
+                report.add("nodes_created", s.nodes_created)
+                done += len(part)
+                progress("graph", done, total_rows)
+        for rel_type, rows in by_type.items():
+            for i in range(0, len(rows), self.settings.graph.write_batch_size):
+                part = rows[i : i + self.settings.graph.write_batch_size]
+                s = await self.graph.write(namespace, Q.merge_relationships(rel_type), part)
+                report.add("relationships_created", s.relationships_created)
+                done += len(part)
+                progress("graph", done, total_rows)
+
+        entities = [
+            VectorPoint(
+                id=entity_id(name),
+                vector=[],
+                payload={"name": name, "node_id": entity_id(name), "labels": sorted(labs)},
+            )
+            for name, labs in node_labels.items()
+        ]
+        await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
+        INGESTED.labels(kind="triples").inc(len(seen))
+        report.seconds = round(time.perf_counter() - t0, 3)
+        return report
+
+    async def ingest_documents(
+        self, namespace: str, documents: Sequence[Document], *, progress: Progress = _noop
+    ) -> IngestReport:
+        check_namespace(namespace)
+        t0 = time.perf_counter()
+        report = IngestReport(namespace, "documents")
+        by_title: dict[str, Document] = {}
+        for d in documents:
+            if not d.text.strip():
+                continue
+            by_title[d.title] = d  # the last document of a title wins, as a re-ingest would
+        await self.graph.ensure_node_index(namespace, Q.PAGE_LABEL, "id")
+        await self.graph.ensure_node_index(namespace, Q.CHUNK_LABEL, "id")
+        pages, chunks, links, points = [], [], [], []
+        size, overlap = self.settings.ingest.chunk_chars, self.settings.ingest.chunk_overlap
+        chunk_counts: dict[str, int] = {}
+        for title, doc in by_title.items():
+            pid = page_id(title)
+            pages.append({"id": pid, "title": title, "source": doc.source})
+            doc_chunks = chunk_document(doc, size, overlap)
+            chunk_counts[pid] = len(doc_chunks)
+            prev = None
+            for c in doc_chunks:
+                cid = chunk_id(title, c.index)
+                chunks.append({"id": cid, "page_id": pid, "text": c.text, "index": c.index})
+                points.append(
+                    VectorPoint(
+                        id=cid,
+                        vector=[],
+                        payload={"title": title, "text": c.text, "page_id": pid, "index": c.index,
+                                 "source": doc.source},
+                    )
+                )
+                if prev is not None:
+                    links.append({"a": prev, "b": cid})
+                prev = cid
+        report.add("documents", len(pages))
+        report.add("chunks", len(chunks))
+        progress("graph", 0, len(pages) + len(chunks))
+        s = await self.graph.write(namespace, Q.MERGE_PAGES, pages)
+        report.add("nodes_created", s.nodes_created)
+        s = await self.graph.write(namespace, Q.MERGE_CHUNKS, chunks)
+        report.add("nodes_created", s.nodes_created)
+        await self.graph.write(namespace, Q.LINK_NEXT_CHUNKS, links)
+        # a re-ingested document that got shorter must not keep its old tail
+        coll = collection_name(namespace, "chunks")
+        for pid, count in chunk_counts.items():
+            await self.graph.execute(namespace, Q.DELETE_STALE_CHUNKS, {"page_id": pid, "count": count})
+            await self.vectors.delete(coll, {"page_id": pid, "index": {"gte": count}})
+        progress("graph", len(pages) + len(chunks), len(pages) + len(chunks))
+        await self._embed_and_upsert(namespace, "chunks", points, lambda p: p.payload["text"], report, progress)
+        INGESTED.labels(kind="documents").inc(len(pages))
+        report.seconds = round(time.perf_counter() - t0, 3)
+        return report
+
+    async def ingest_cypher(self, namespace: str, script: str, *, progress: Progress = _noop) -> IngestReport:
+        check_namespace(namespace)
+        t0 = time.perf_counter()
+        report = IngestReport(namespace, "cypher")
+        sha = hashlib.sha256(script.encode("utf-8")).hexdigest()
+        done = await self.graph.read(namespace, "MATCH (m:_IngestLog {sha: $sha}) RETURN m.sha AS sha", {"sha": sha})
+        statements = split_cypher_script(script)
+        report.add("statements", len(statements))
+        if done:
+            report.add("statements_skipped", len(statements))
+        else:
+            for i, stmt in enumerate(statements):
+                schema_stmt = parse_schema_statement(stmt)
+                if schema_stmt is not None:
+                    # index/constraint syntax differs between engines: keep the intent (an index on the key)
+                    await self.graph.ensure_node_index(namespace, *schema_stmt)
+                    report.add("schema_statements", 1)
+                    continue
+                s = await self.graph.execute(namespace, stmt)
+                report.add("nodes_created", s.nodes_created)
+                report.add("relationships_created", s.relationships_created)
+                progress("statements", i + 1, len(statements))
+            await self.graph.execute(namespace, "MERGE (m:_IngestLog {sha: $sha})", {"sha": sha})
+        # every node with a name or title becomes linkable
+        rows = await self.graph.read(
+            namespace,
+            "MATCH (n) WHERE n.name IS NOT NULL OR n.title IS NOT NULL "
+            "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels",
+            max_rows=10_000_000,
+            timeout_s=self.settings.graph.write_timeout_s,
+        )
+        names: dict[str, set[str]] = defaultdict(set)
+        for r in rows:
+            names[str(r["name"])].update(x for x in r["labels"] if not x.startswith("_"))
+        entities = [
+            VectorPoint(id=entity_id(n), vector=[], payload={"name": n, "node_id": entity_id(n), "labels": sorted(ls)})
+            for n, ls in names.items()
+        ]
+        report.add("entities", len(entities))
+        await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
+        report.seconds = round(time.perf_counter() - t0, 3)
+        return report
+
+    # --- vectors --------------------------------------------------------------------------------------------
+    async def _embed_and_upsert(
+        self,
+        namespace: str,
+        kind: str,
+        points: list[VectorPoint],
+        text_of: Callable[[VectorPoint], Any],
+        report: IngestReport,
+        progress: Progress,
+    ) -> None:
+        if not points:
+            return
+        coll = collection_name(namespace, kind)
+        await self.vectors.ensure_collection(coll, self.embedder.dim)
+        existing = await self.vectors.existing(coll, [p.id for p in points])
+        todo = [p for p in points if existing.get(p.id) != {**p.payload, "item_id": p.id}]
+        report.add(f"{kind}_unchanged", len(points) - len(todo))
+        step = max(self.embedder.batch_size * 8, 256)
+        for i in range(0, len(todo), step):
+            part = todo[i : i + step]
+            vectors = await self.embedder.embed([str(text_of(p)) for p in part])
+            for p, v in zip(part, vectors, strict=True):
+                p.vector = v
+            await self.vectors.upsert(coll, part)
+            report.add(f"{kind}_embedded", len(part))
+            progress(f"embed {kind}", i + len(part), len(todo))

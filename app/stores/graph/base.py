@@ -1,0 +1,168 @@
+"""The graph-store contract.
+
+A ``GraphStore`` runs read-only Cypher with parameters and a time limit, runs writes in batches (``UNWIND $rows``),
+introspects the schema and counts. Each namespace is a separate graph (FalkorDB: a graph key; Neo4j: a database).
+Engine-specific calls live only in the engine's module; Cypher text that retrievers need is built in
+``app.cypher``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from app.errors import InvalidInputError
+
+NAMESPACE_RE = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
+
+
+def check_namespace(namespace: str) -> str:
+    if not NAMESPACE_RE.match(namespace):
+        raise InvalidInputError(
+            f"invalid namespace {namespace!r}: use 1-63 lowercase letters, digits or '_', starting with a letter"
+        )
+    return namespace
+
+
+@dataclass(frozen=True)
+class SchemaTriple:
+    """One (source label)-[type]->(target label) combination that exists in the graph."""
+
+    source: str
+    rel_type: str
+    target: str
+
+    def pattern(self) -> str:
+        return f"(:{self.source})-[:{self.rel_type}]->(:{self.target})"
+
+
+@dataclass
+class GraphSchema:
+    labels: list[str] = field(default_factory=list)
+    relationship_types: list[str] = field(default_factory=list)
+    property_keys: list[str] = field(default_factory=list)
+    triples: list[SchemaTriple] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not self.labels
+
+    def to_text(self) -> str:
+        """Compact schema description used in prompts."""
+        lines = ["Node labels: " + ", ".join(self.labels)]
+        lines.append("Relationship types: " + ", ".join(self.relationship_types))
+        lines.append("Property keys: " + ", ".join(self.property_keys))
+        lines.append("Patterns:")
+        lines.extend("  " + t.pattern() for t in self.triples)
+        return "\n".join(lines)
+
+
+@dataclass
+class WriteSummary:
+    batches: int = 0
+    rows: int = 0
+    nodes_created: int = 0
+    relationships_created: int = 0
+    properties_set: int = 0
+
+    def add(self, other: WriteSummary) -> None:
+        self.batches += other.batches
+        self.rows += other.rows
+        self.nodes_created += other.nodes_created
+        self.relationships_created += other.relationships_created
+        self.properties_set += other.properties_set
+
+
+@dataclass
+class NodeValue:
+    """A node returned by a query, engine-independent."""
+
+    element_id: str
+    labels: list[str]
+    properties: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"element_id": self.element_id, "labels": self.labels, "properties": self.properties}
+
+
+Record = dict[str, Any]
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """What retrievers and ingestion may ask of a graph engine."""
+
+    backend: str
+
+    async def start(self) -> None:
+        """Connect (and, for the embedded engine, start the server). Idempotent."""
+
+    async def close(self) -> None:
+        """Disconnect (and persist/stop the embedded server). Idempotent."""
+
+    async def ping(self) -> bool:
+        """True when the engine answers."""
+
+    async def read(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        max_rows: int | None = None,
+    ) -> list[Record]:
+        """Run a read-only query; rows are dicts keyed by the RETURN names. Writes are refused by the engine."""
+
+    async def write(
+        self,
+        namespace: str,
+        cypher: str,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        batch_size: int | None = None,
+    ) -> WriteSummary:
+        """Run ``cypher`` once per batch of ``rows``, bound to ``$rows`` (use ``UNWIND $rows AS row``)."""
+
+    async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
+        """Run one write statement (scripts, index creation)."""
+
+    async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
+        """Create a range index on ``(:label {prop})`` if it does not exist."""
+
+    async def schema(self, namespace: str) -> GraphSchema:
+        """Labels, relationship types, property keys and existing label-type-label triples."""
+
+    async def counts(self, namespace: str) -> tuple[int, int]:
+        """(nodes, relationships) in the namespace."""
+
+    async def namespaces(self) -> list[str]:
+        """Namespaces that hold a graph."""
+
+    async def drop_namespace(self, namespace: str) -> None:
+        """Delete the namespace's graph."""
+
+
+SCHEMA_TRIPLES_QUERY = (
+    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb "
+    "RETURN DISTINCT la, t, lb"
+)
+
+
+def triples_from_rows(rows: Iterable[Record], generic_label: str = "Entity") -> list[SchemaTriple]:
+    """Expand multi-label rows into single-label triples, leaving out the generic linking label when a node has a
+    more specific one."""
+    out: set[SchemaTriple] = set()
+    for row in rows:
+        la = [x for x in row["la"] if x != generic_label] or list(row["la"])
+        lb = [x for x in row["lb"] if x != generic_label] or list(row["lb"])
+        for a in la:
+            for b in lb:
+                out.add(SchemaTriple(a, row["t"], b))
+    return sorted(out, key=lambda t: (t.rel_type, t.source, t.target))
+
+
+def batched(rows: Sequence[Mapping[str, Any]], size: int) -> Iterable[list[Mapping[str, Any]]]:
+    for i in range(0, len(rows), size):
+        yield list(rows[i : i + size])

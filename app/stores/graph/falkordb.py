@@ -1,0 +1,225 @@
+"""FalkorDB implementation of ``GraphStore`` (the embedded default, or an external FalkorDB server).
+
+One namespace = one FalkorDB graph key. Reads go through ``GRAPH.RO_QUERY`` so the engine itself refuses writes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import redis.exceptions as redis_errors
+
+from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
+from app.stores.embedded import EmbeddedFalkorServer
+from app.stores.graph.base import (
+    SCHEMA_TRIPLES_QUERY,
+    GraphSchema,
+    NodeValue,
+    Record,
+    WriteSummary,
+    batched,
+    check_namespace,
+    triples_from_rows,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _convert(value: Any) -> Any:
+    from falkordb.edge import Edge
+    from falkordb.node import Node
+
+    if isinstance(value, Node):
+        return NodeValue(str(value.id), list(value.labels or []), dict(value.properties or {}))
+    if isinstance(value, Edge):
+        return {"type": value.relation, "properties": dict(value.properties or {})}
+    if isinstance(value, list):
+        return [_convert(v) for v in value]
+    return value
+
+
+class FalkorDBGraphStore:
+    backend = "falkordb"
+
+    def __init__(
+        self,
+        *,
+        data_dir: Path | None = None,
+        url: str | None = None,
+        query_timeout_s: float = 10.0,
+        write_timeout_s: float = 300.0,
+        connect_timeout_s: float = 10.0,
+        write_batch_size: int = 2000,
+        max_result_rows: int = 1000,
+        startup_timeout_s: float = 30.0,
+    ) -> None:
+        if url is None and data_dir is None:
+            raise ValueError("FalkorDBGraphStore needs a data_dir (embedded) or a url (external server)")
+        self.url = url
+        self.server = EmbeddedFalkorServer(data_dir, startup_timeout_s=startup_timeout_s) if url is None else None
+        self.query_timeout_s = query_timeout_s
+        self.write_timeout_s = write_timeout_s
+        self.connect_timeout_s = connect_timeout_s
+        self.write_batch_size = write_batch_size
+        self.max_result_rows = max_result_rows
+        self._db: Any = None
+
+    # lifecycle ----------------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self._db is not None:
+            return
+        from falkordb.asyncio import FalkorDB
+
+        # the socket timeout must outlast the longest server-side query timeout
+        socket_timeout = max(self.query_timeout_s, self.write_timeout_s) + 5
+        if self.server is not None:
+            await self.server.start()
+            self._db = FalkorDB(
+                unix_socket_path=self.server.socket_path,
+                socket_timeout=socket_timeout,
+                socket_connect_timeout=self.connect_timeout_s,
+            )
+        else:
+            assert self.url is not None
+            self._db = FalkorDB.from_url(
+                self.url, socket_timeout=socket_timeout, socket_connect_timeout=self.connect_timeout_s
+            )
+
+    async def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            await db.aclose()
+        if self.server is not None:
+            await self.server.stop()
+
+    @property
+    def redis_connection_kwargs(self) -> dict[str, Any]:
+        """How a plain Redis client reaches this server (the embedded cache lives here too)."""
+        if self.server is not None:
+            return {"unix_socket_path": self.server.socket_path}
+        assert self.url is not None
+        return {"url": self.url}
+
+    def _graph(self, namespace: str) -> Any:
+        if self._db is None:
+            raise DependencyError("falkordb", "graph store is not started")
+        return self._db.select_graph(check_namespace(namespace))
+
+    async def ping(self) -> bool:
+        if self._db is None:
+            return False
+        try:
+            return bool(await self._db.connection.ping())
+        except (redis_errors.RedisError, OSError):
+            return False
+
+    # queries ------------------------------------------------------------------------------------------------
+    def _map_error(self, exc: Exception) -> Exception:
+        msg = str(exc)
+        if isinstance(exc, redis_errors.ResponseError):
+            if "timed out" in msg.lower():
+                return DependencyTimeoutError("falkordb", "query timed out")
+            return QueryRejectedError(f"the graph engine refused the query: {msg}")
+        if isinstance(exc, redis_errors.TimeoutError):
+            return DependencyTimeoutError("falkordb", "no answer from the server in time")
+        return DependencyError("falkordb", f"{type(exc).__name__}: {msg}")
+
+    async def _exists(self, namespace: str) -> bool:
+        return check_namespace(namespace) in await self.namespaces()
+
+    async def read(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        max_rows: int | None = None,
+    ) -> list[Record]:
+        graph = self._graph(namespace)
+        timeout_ms = int(1000 * (timeout_s or self.query_timeout_s))
+        try:
+            result = await graph.ro_query(cypher, dict(params or {}), timeout=timeout_ms)
+        except redis_errors.ResponseError as exc:
+            if "empty key" in str(exc).lower():  # the namespace has no graph yet
+                return []
+            raise self._map_error(exc) from exc
+        except (redis_errors.RedisError, OSError) as exc:
+            raise self._map_error(exc) from exc
+        names = [h[1] for h in result.header]
+        limit = max_rows or self.max_result_rows
+        return [
+            {name: _convert(v) for name, v in zip(names, row, strict=True)} for row in result.result_set[:limit]
+        ]
+
+    async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
+        graph = self._graph(namespace)
+        try:
+            result = await graph.query(cypher, dict(params or {}), timeout=int(1000 * self.write_timeout_s))
+        except (redis_errors.RedisError, OSError) as exc:
+            raise self._map_error(exc) from exc
+        return WriteSummary(
+            batches=1,
+            nodes_created=int(result.nodes_created),
+            relationships_created=int(result.relationships_created),
+            properties_set=int(result.properties_set),
+        )
+
+    async def write(
+        self,
+        namespace: str,
+        cypher: str,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        batch_size: int | None = None,
+    ) -> WriteSummary:
+        total = WriteSummary()
+        for batch in batched(rows, batch_size or self.write_batch_size):
+            summary = await self.execute(namespace, cypher, {"rows": batch})
+            summary.rows = len(batch)
+            total.add(summary)
+        return total
+
+    async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
+        try:
+            await self.execute(namespace, f"CREATE INDEX FOR (n:`{label}`) ON (n.`{prop}`)")
+        except QueryRejectedError as exc:
+            if "already indexed" not in str(exc).lower():
+                raise
+
+    async def schema(self, namespace: str) -> GraphSchema:
+        if not await self._exists(namespace):
+            return GraphSchema()
+
+        async def column(q: str) -> list[str]:
+            return sorted(str(r[next(iter(r))]) for r in await self.read(namespace, q, max_rows=100_000))
+
+        rows = await self.read(namespace, SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
+        return GraphSchema(
+            labels=await column("CALL db.labels()"),
+            relationship_types=await column("CALL db.relationshipTypes()"),
+            property_keys=await column("CALL db.propertyKeys()"),
+            triples=triples_from_rows(rows),
+        )
+
+    async def counts(self, namespace: str) -> tuple[int, int]:
+        if not await self._exists(namespace):
+            return (0, 0)
+        nodes = await self.read(namespace, "MATCH (n) RETURN count(n) AS c")
+        rels = await self.read(namespace, "MATCH ()-[r]->() RETURN count(r) AS c")
+        return int(nodes[0]["c"]), int(rels[0]["c"])
+
+    async def namespaces(self) -> list[str]:
+        if self._db is None:
+            raise DependencyError("falkordb", "graph store is not started")
+        try:
+            return sorted(await self._db.list_graphs())
+        except (redis_errors.RedisError, OSError) as exc:
+            raise self._map_error(exc) from exc
+
+    async def drop_namespace(self, namespace: str) -> None:
+        if await self._exists(namespace):
+            await self._graph(namespace).delete()

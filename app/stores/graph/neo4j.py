@@ -1,0 +1,213 @@
+"""Neo4j implementation of ``GraphStore`` through the official async driver.
+
+Reads run in managed read transactions (``execute_read``), so the server refuses writes. The ``default`` namespace
+lives in the configured database; any other namespace is a database of the same name (Neo4j Enterprise / Aura),
+created by the operator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
+from app.stores.graph.base import (
+    SCHEMA_TRIPLES_QUERY,
+    GraphSchema,
+    NodeValue,
+    Record,
+    WriteSummary,
+    batched,
+    check_namespace,
+    triples_from_rows,
+)
+
+
+def _convert(value: Any) -> Any:
+    from neo4j.graph import Node, Relationship
+
+    if isinstance(value, Node):
+        return NodeValue(value.element_id, sorted(value.labels), dict(value))
+    if isinstance(value, Relationship):
+        return {"type": value.type, "properties": dict(value)}
+    if isinstance(value, list):
+        return [_convert(v) for v in value]
+    return value
+
+
+class Neo4jGraphStore:
+    backend = "neo4j"
+
+    def __init__(
+        self,
+        *,
+        uri: str,
+        user: str,
+        password: str | None,
+        database: str = "neo4j",
+        query_timeout_s: float = 10.0,
+        write_timeout_s: float = 300.0,
+        connect_timeout_s: float = 10.0,
+        write_batch_size: int = 2000,
+        max_result_rows: int = 1000,
+    ) -> None:
+        self.uri = uri
+        self.user = user
+        self._password = password
+        self.database = database
+        self.query_timeout_s = query_timeout_s
+        self.write_timeout_s = write_timeout_s
+        self.connect_timeout_s = connect_timeout_s
+        self.write_batch_size = write_batch_size
+        self.max_result_rows = max_result_rows
+        self._driver: Any = None
+
+    def _db(self, namespace: str) -> str:
+        check_namespace(namespace)
+        return self.database if namespace == "default" else namespace
+
+    async def start(self) -> None:
+        if self._driver is not None:
+            return
+        from neo4j import AsyncGraphDatabase
+
+        auth = (self.user, self._password) if self._password is not None else None
+        self._driver = AsyncGraphDatabase.driver(
+            self.uri, auth=auth, connection_timeout=self.connect_timeout_s
+        )
+
+    async def close(self) -> None:
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            await driver.close()
+
+    async def ping(self) -> bool:
+        if self._driver is None:
+            return False
+        try:
+            await self._driver.verify_connectivity()
+            return True
+        except Exception:  # noqa: BLE001 - any failure means "not ready"
+            return False
+
+    def _map_error(self, exc: Exception) -> Exception:
+        from neo4j import exceptions as neo
+
+        if isinstance(exc, neo.ClientError):
+            if "Timeout" in (exc.code or "") or "TransactionTimedOut" in (exc.code or ""):
+                return DependencyTimeoutError("neo4j", "query timed out")
+            return QueryRejectedError(f"the graph engine refused the query: {exc.message}")
+        return DependencyError("neo4j", f"{type(exc).__name__}: {exc}")
+
+    def _require(self) -> Any:
+        if self._driver is None:
+            raise DependencyError("neo4j", "graph store is not started")
+        return self._driver
+
+    async def read(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        max_rows: int | None = None,
+    ) -> list[Record]:
+        from neo4j import READ_ACCESS, Query
+        from neo4j import exceptions as neo
+
+        limit = max_rows or self.max_result_rows
+        query = Query(cypher, timeout=timeout_s or self.query_timeout_s)  # type: ignore[arg-type]
+
+        async def work(tx: Any) -> list[Record]:
+            result = await tx.run(query, dict(params or {}))
+            rows: list[Record] = []
+            async for record in result:
+                rows.append({k: _convert(v) for k, v in record.items()})
+                if len(rows) >= limit:
+                    break
+            return rows
+
+        try:
+            async with self._require().session(
+                database=self._db(namespace), default_access_mode=READ_ACCESS
+            ) as session:
+                rows: list[Record] = await session.execute_read(work)
+                return rows
+        except neo.Neo4jError as exc:
+            raise self._map_error(exc) from exc
+        except (neo.DriverError, OSError) as exc:
+            raise self._map_error(exc) from exc
+
+    async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
+        from neo4j import Query
+        from neo4j import exceptions as neo
+
+        query = Query(cypher, timeout=self.write_timeout_s)  # type: ignore[arg-type]
+        try:
+            async with self._require().session(database=self._db(namespace)) as session:
+                result = await session.run(query, dict(params or {}))
+                summary = await result.consume()
+        except (neo.Neo4jError, neo.DriverError, OSError) as exc:
+            raise self._map_error(exc) from exc
+        c = summary.counters
+        return WriteSummary(
+            batches=1,
+            nodes_created=c.nodes_created,
+            relationships_created=c.relationships_created,
+            properties_set=c.properties_set,
+        )
+
+    async def write(
+        self,
+        namespace: str,
+        cypher: str,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        batch_size: int | None = None,
+    ) -> WriteSummary:
+        total = WriteSummary()
+        for batch in batched(rows, batch_size or self.write_batch_size):
+            summary = await self.execute(namespace, cypher, {"rows": batch})
+            summary.rows = len(batch)
+            total.add(summary)
+        return total
+
+    async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
+        name = f"idx_{label}_{prop}".lower()
+        await self.execute(namespace, f"CREATE INDEX {name} IF NOT EXISTS FOR (n:`{label}`) ON (n.`{prop}`)")
+
+    async def schema(self, namespace: str) -> GraphSchema:
+        async def column(q: str, key: str) -> list[str]:
+            return sorted(str(r[key]) for r in await self.read(namespace, q, max_rows=100_000))
+
+        rows = await self.read(namespace, SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
+        return GraphSchema(
+            labels=await column("CALL db.labels() YIELD label RETURN label", "label"),
+            relationship_types=await column(
+                "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType", "relationshipType"
+            ),
+            property_keys=await column("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey", "propertyKey"),
+            triples=triples_from_rows(rows),
+        )
+
+    async def counts(self, namespace: str) -> tuple[int, int]:
+        nodes = await self.read(namespace, "MATCH (n) RETURN count(n) AS c")
+        rels = await self.read(namespace, "MATCH ()-[r]->() RETURN count(r) AS c")
+        return int(nodes[0]["c"]), int(rels[0]["c"])
+
+    async def namespaces(self) -> list[str]:
+        rows = await self.read("default", "MATCH (n) RETURN count(n) > 0 AS has", max_rows=1)
+        names = ["default"] if rows and rows[0]["has"] else []
+        try:
+            from neo4j import READ_ACCESS
+
+            async with self._require().session(database="system", default_access_mode=READ_ACCESS) as s:
+                result = await s.run("SHOW DATABASES YIELD name RETURN name")
+                names += [r["name"] async for r in result if r["name"] not in ("system", self.database)]
+        except Exception:  # noqa: BLE001, S110 - community edition / no system access: only the default db
+            pass
+        return sorted(set(names))
+
+    async def drop_namespace(self, namespace: str) -> None:
+        await self.execute(namespace, "MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
