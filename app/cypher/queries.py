@@ -49,9 +49,13 @@ LINK_NEXT_CHUNKS = (
     f"UNWIND $rows AS row MATCH (a:{CHUNK_LABEL} {{id: row.a}}) MATCH (b:{CHUNK_LABEL} {{id: row.b}}) "
     f"MERGE (a)-[:{NEXT_CHUNK}]->(b)"
 )
+PAGE_CHUNK_COUNTS = (
+    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    "RETURN pid, count(c) AS n"
+)
 DELETE_STALE_CHUNKS = (
-    f"MATCH (p:{PAGE_LABEL} {{id: $page_id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
-    "WHERE c.index >= $count DETACH DELETE c"
+    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.page_id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    "WHERE c.index >= row.count DETACH DELETE c"
 )
 
 ENTITY_OUT_FACTS = (

@@ -26,6 +26,13 @@ class Document:
     title: str
     text: str
     source: str = ""
+    key: str = ""
+    """Identity for idempotent re-ingestion; defaults to the title. Corpora that repeat a title for different
+    passages (MuSiQue) get ``"Title (2)"``-style keys."""
+
+    @property
+    def doc_key(self) -> str:
+        return self.key or self.title
 
 
 @dataclass(frozen=True)
@@ -116,13 +123,17 @@ def _docs_from_json(data: Any, source: str) -> Iterator[Document]:
         return
     if not isinstance(data, list):
         raise InvalidInputError(f"{source}: expected a list of {{title, text}} objects or a {{title: text}} map")
+    seen: dict[str, int] = {}
     for i, obj in enumerate(data):
         if not isinstance(obj, dict) or "text" not in obj:
             raise InvalidInputError(f"{source}[{i}]: each document needs 'text' (and 'title')")
         text = obj["text"]
         if isinstance(text, list):
             text = "".join(text)
-        yield Document(str(obj.get("title") or f"{Path(source).stem}-{i}"), str(text), source)
+        title = str(obj.get("title") or f"{Path(source).stem}-{i}")
+        seen[title] = seen.get(title, 0) + 1
+        key = str(obj.get("id") or (title if seen[title] == 1 else f"{title} ({seen[title]})"))
+        yield Document(title, str(text), source, key)
 
 
 def parse_markdown(text: str, fallback_title: str, source: str) -> Document:
@@ -190,7 +201,10 @@ def chunk_document(doc: Document, size: int = 1024, overlap: float = 0.2) -> lis
             keep: list[str] = []
             budget = overlap * size
             for prev in reversed(cur):
-                if sum(len(x) + 1 for x in keep) + len(prev) > budget:
+                # the last sentence is carried over even when it alone exceeds the budget (up to half a chunk),
+                # so that a boundary never falls between two chunks without shared context
+                over = sum(len(x) + 1 for x in keep) + len(prev) > budget
+                if over and (keep or len(prev) > size // 2 or overlap == 0):
                     break
                 keep.insert(0, prev)
             cur = keep

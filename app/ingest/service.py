@@ -161,24 +161,25 @@ class Ingestor:
         check_namespace(namespace)
         t0 = time.perf_counter()
         report = IngestReport(namespace, "documents")
-        by_title: dict[str, Document] = {}
+        by_key: dict[str, Document] = {}
         for d in documents:
             if not d.text.strip():
                 continue
-            by_title[d.title] = d  # the last document of a title wins, as a re-ingest would
+            by_key[d.doc_key] = d  # the last document of a key wins, as a re-ingest would
         await self.graph.ensure_node_index(namespace, Q.PAGE_LABEL, "id")
         await self.graph.ensure_node_index(namespace, Q.CHUNK_LABEL, "id")
         pages, chunks, links, points = [], [], [], []
         size, overlap = self.settings.ingest.chunk_chars, self.settings.ingest.chunk_overlap
         chunk_counts: dict[str, int] = {}
-        for title, doc in by_title.items():
-            pid = page_id(title)
+        for key, doc in by_key.items():
+            title = doc.title
+            pid = page_id(key)
             pages.append({"id": pid, "title": title, "source": doc.source})
             doc_chunks = chunk_document(doc, size, overlap)
             chunk_counts[pid] = len(doc_chunks)
             prev = None
             for c in doc_chunks:
-                cid = chunk_id(title, c.index)
+                cid = chunk_id(key, c.index)
                 chunks.append({"id": cid, "page_id": pid, "text": c.text, "index": c.index})
                 points.append(
                     VectorPoint(
@@ -194,16 +195,24 @@ class Ingestor:
         report.add("documents", len(pages))
         report.add("chunks", len(chunks))
         progress("graph", 0, len(pages) + len(chunks))
+        # a re-ingested document that got shorter must not keep its old tail
+        before = await self.graph.read(
+            namespace, Q.PAGE_CHUNK_COUNTS, {"ids": list(chunk_counts)}, max_rows=len(chunk_counts) + 1,
+            timeout_s=self.settings.graph.write_timeout_s,
+        )
+        shrunk = [{"page_id": r["pid"], "count": chunk_counts[r["pid"]]} for r in before
+                  if int(r["n"]) > chunk_counts[r["pid"]]]
+        if shrunk:
+            await self.graph.write(namespace, Q.DELETE_STALE_CHUNKS, shrunk)
+            coll = collection_name(namespace, "chunks")
+            for row in shrunk:
+                await self.vectors.delete(coll, {"page_id": row["page_id"], "index": {"gte": row["count"]}})
+            report.add("stale_chunks_pages", len(shrunk))
         s = await self.graph.write(namespace, Q.MERGE_PAGES, pages)
         report.add("nodes_created", s.nodes_created)
         s = await self.graph.write(namespace, Q.MERGE_CHUNKS, chunks)
         report.add("nodes_created", s.nodes_created)
         await self.graph.write(namespace, Q.LINK_NEXT_CHUNKS, links)
-        # a re-ingested document that got shorter must not keep its old tail
-        coll = collection_name(namespace, "chunks")
-        for pid, count in chunk_counts.items():
-            await self.graph.execute(namespace, Q.DELETE_STALE_CHUNKS, {"page_id": pid, "count": count})
-            await self.vectors.delete(coll, {"page_id": pid, "index": {"gte": count}})
         progress("graph", len(pages) + len(chunks), len(pages) + len(chunks))
         await self._embed_and_upsert(namespace, "chunks", points, lambda p: p.payload["text"], report, progress)
         INGESTED.labels(kind="documents").inc(len(pages))

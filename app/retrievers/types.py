@@ -10,6 +10,17 @@ Scalar = str | int | float | bool
 FilterValue = Scalar | list[Scalar] | dict[str, float]
 
 
+RANGE_KEYS = frozenset({"gt", "gte", "lt", "lte"})
+
+
+def check_filters(filters: dict[str, FilterValue]) -> dict[str, FilterValue]:
+    """Reject malformed filters before any backend sees them (a missing collection would hide the mistake)."""
+    for key, value in filters.items():
+        if isinstance(value, dict) and (not value or set(value) - RANGE_KEYS):
+            raise ValueError(f"filter {key!r}: a range takes only {sorted(RANGE_KEYS)}")
+    return filters
+
+
 class NodeRef(BaseModel):
     """A graph node named by an item, usable as an answer by clients."""
 
@@ -55,6 +66,8 @@ class RetrievalQuery(BaseModel):
         if not v.strip():
             raise ValueError("question must not be blank")
         return v
+
+    _filters = field_validator("filters")(check_filters)
 
 
 class RetrievalResult(BaseModel):

