@@ -41,8 +41,13 @@ def serve(
 
     s = _settings(data_dir)
     app = create_app(s)
-    uvicorn.run(app, host=host or s.server.host, port=port or s.server.port, log_config=None,
-                timeout_graceful_shutdown=30)
+    uvicorn.run(
+        app,
+        host=host or s.server.host,
+        port=port or s.server.port,
+        log_config=None,
+        timeout_graceful_shutdown=30,
+    )
 
 
 @cli.command()
@@ -74,8 +79,13 @@ def ingest(
         try:
             r = await c.ingestor.ingest_path(namespace, fmt, path, labels_path=labels, progress=progress)
             nodes, rels = await c.graph.counts(namespace)
-            return {"namespace": r.namespace, "format": r.format, "counts": r.counts, "seconds": r.seconds,
-                    "graph": {"nodes": nodes, "relationships": rels}}
+            return {
+                "namespace": r.namespace,
+                "format": r.format,
+                "counts": r.counts,
+                "seconds": r.seconds,
+                "graph": {"nodes": nodes, "relationships": rels},
+            }
         finally:
             for b in bars.values():
                 b.close()
@@ -140,8 +150,15 @@ def eval_cmd(
 
     s = _settings(data_dir)
     report = asyncio.run(
-        run_eval(s, dataset=dataset, path=path, modes=[m for m in modes.split(",") if m], limit=limit,
-                 namespace=namespace, reports_dir=reports_dir)
+        run_eval(
+            s,
+            dataset=dataset,
+            path=path,
+            modes=[m for m in modes.split(",") if m],
+            limit=limit,
+            namespace=namespace,
+            reports_dir=reports_dir,
+        )
     )
     typer.echo(report["markdown"])
 

@@ -60,9 +60,7 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
     print(f"== starting the server on {base}", flush=True)
     env = {**os.environ, "GRAPHRAG_DATA_DIR": str(data_dir)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)], env=env
-    )
+    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)], env=env)
     questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
     answered = found = cited_support = 0
     latencies: list[float] = []
@@ -72,13 +70,13 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
         with httpx.Client(base_url=base, timeout=300) as client:
             for q in questions:
                 t = time.perf_counter()
-                r = client.post("/ask", json={"question": q["question"], "namespace": "demo", "top_k": 5})
+                resp = client.post("/ask", json={"question": q["question"], "namespace": "demo", "top_k": 5})
                 dt = time.perf_counter() - t
                 latencies.append(dt)
-                body = r.json()
+                body = resp.json()
                 print(f"\n[{q['id']}] ({q['kind']}) {q['question']}")
-                if r.status_code != 200:
-                    print(f"   HTTP {r.status_code}: {body.get('error', {}).get('message')}")
+                if resp.status_code != 200:
+                    print(f"   HTTP {resp.status_code}: {body.get('error', {}).get('message')}")
                     continue
                 answer = body.get("answer") or ""
                 items = {it["id"]: it for it in body["items"]}
@@ -95,12 +93,16 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
                 support_hit = any(_norm(a) in _norm(cited_text) for a in q["answers"])
                 cited_support += support_hit
                 print(f"   answer: {answer}")
-                print(f"   expected: {q['answers'][0]}  -> {'found in answer' if ok else 'not in answer'}; "
-                      f"{'cited item contains it' if support_hit else 'cited items lack it'}")
+                print(
+                    f"   expected: {q['answers'][0]}  -> {'found in answer' if ok else 'not in answer'}; "
+                    f"{'cited item contains it' if support_hit else 'cited items lack it'}"
+                )
                 print(f"   citations: {cited_titles}")
                 t_ms = body["timings_ms"]
-                print(f"   timings: retrieve {t_ms.get('retrieve.total', 0):.0f} ms, "
-                      f"generate {t_ms.get('answer_generation', 0):.0f} ms, http {1000 * dt:.0f} ms")
+                print(
+                    f"   timings: retrieve {t_ms.get('retrieve.total', 0):.0f} ms, "
+                    f"generate {t_ms.get('answer_generation', 0):.0f} ms, http {1000 * dt:.0f} ms"
+                )
     finally:
         print("\n== stopping the server", flush=True)
         proc.send_signal(signal.SIGTERM)
@@ -111,6 +113,8 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
     n = len(questions)
     latencies.sort()
     p50 = latencies[len(latencies) // 2] if latencies else 0.0
-    print(f"\n== {answered}/{n} questions answered with citations; expected answer in the answer text: {found}/{n}; "
-          f"a cited item contains the expected answer: {cited_support}/{n}; median /ask latency {p50:.2f}s")
+    print(
+        f"\n== {answered}/{n} questions answered with citations; expected answer in the answer text: {found}/{n}; "
+        f"a cited item contains the expected answer: {cited_support}/{n}; median /ask latency {p50:.2f}s"
+    )
     return 0 if answered == n else 1

@@ -66,11 +66,14 @@ class RequestContextMiddleware:
             await send(message)
 
         async def too_large() -> None:
-            body = json.dumps(
-                error_body(413, "payload_too_large", f"request body exceeds {limit} bytes")
-            ).encode()
-            await send_wrapper({"type": "http.response.start", "status": 413,
-                                "headers": [(b"content-type", b"application/json")]})
+            body = json.dumps(error_body(413, "payload_too_large", f"request body exceeds {limit} bytes")).encode()
+            await send_wrapper(
+                {
+                    "type": "http.response.start",
+                    "status": 413,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
 
         try:
@@ -127,8 +130,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         details = _validation_details(exc)
         if any(d["type"] == "json_invalid" for d in details):
-            return JSONResponse(error_body(400, "malformed_json", "the request body is not valid JSON",
-                                           details=details), status_code=400)
+            return JSONResponse(
+                error_body(400, "malformed_json", "the request body is not valid JSON", details=details),
+                status_code=400,
+            )
         summary = "; ".join(
             f"{'.'.join(str(x) for x in d['loc'] if x != 'body') or 'body'}: {d['msg']}" for d in details[:5]
         )

@@ -33,8 +33,12 @@ async def test_retrieve_returns_ranked_items_with_provenance(client: httpx.Async
     top = items[0]
     assert top["retriever"] == "vector"
     assert top["source"] == {
-        "kind": "chunk", "title": "The Drummel Viaduct", "chunk_id": top["id"], "node_id": None,
-        "node_name": None, "namespace": "demo",
+        "kind": "chunk",
+        "title": "The Drummel Viaduct",
+        "chunk_id": top["id"],
+        "node_id": None,
+        "node_name": None,
+        "namespace": "demo",
     }
     assert "27 arches" in " ".join(i["text"] for i in items if i["source"]["title"] == "The Drummel Viaduct")
     assert {"embed", "vector_search", "total"} <= set(body["timings_ms"])
@@ -57,7 +61,7 @@ async def test_retrieve_filters_by_payload(client: httpx.AsyncClient) -> None:
     )
     assert r.status_code == 200
     chunks = [i for i in r.json()["items"] if i["source"]["kind"] == "chunk"]
-    assert chunks and all(i["source"]["title"] == "The Ibex Class" for i in chunks) or not chunks
+    assert (chunks and all(i["source"]["title"] == "The Ibex Class" for i in chunks)) or not chunks
 
 
 async def test_ask_answers_with_citations_pointing_at_items(client: httpx.AsyncClient) -> None:
@@ -76,7 +80,13 @@ async def test_ask_answers_with_citations_pointing_at_items(client: httpx.AsyncC
 
 async def test_ask_streams_server_sent_events(client: httpx.AsyncClient) -> None:
     r = await client.post(
-        "/ask", json={"question": "Where is the Drummel Viaduct?", "namespace": "demo", "stream": True, "max_tokens": 8}
+        "/ask",
+        json={
+            "question": "Where is the Drummel Viaduct?",
+            "namespace": "demo",
+            "stream": True,
+            "max_tokens": 8,
+        },
     )
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/event-stream")
@@ -151,7 +161,9 @@ async def test_metrics_are_exposed(client: httpx.AsyncClient) -> None:
     await client.post("/retrieve", json={"question": "Drummel", "namespace": "demo"})
     text = (await client.get("/metrics")).text
     for name in (
-        "graphrag_requests_total", "graphrag_request_duration_seconds_bucket", "graphrag_stage_duration_seconds_bucket",
+        "graphrag_requests_total",
+        "graphrag_request_duration_seconds_bucket",
+        "graphrag_stage_duration_seconds_bucket",
         "graphrag_retrievals_total",
     ):
         assert name in text
@@ -168,8 +180,11 @@ async def test_openapi_has_examples(client: httpx.AsyncClient) -> None:
 
 
 async def test_admin_ingest_requires_the_token_and_is_idempotent(client: httpx.AsyncClient) -> None:
-    body = {"namespace": "admin_t", "format": "documents",
-            "documents": [{"title": "Zephyr Bridge", "text": "The Zephyr Bridge has nine spans of blue iron."}]}
+    body = {
+        "namespace": "admin_t",
+        "format": "documents",
+        "documents": [{"title": "Zephyr Bridge", "text": "The Zephyr Bridge has nine spans of blue iron."}],
+    }
     assert (await client.post("/admin/ingest", json=body)).status_code == 401
     bad = {"authorization": "Bearer wrong"}
     assert (await client.post("/admin/ingest", json=body, headers=bad)).status_code == 401
@@ -179,7 +194,9 @@ async def test_admin_ingest_requires_the_token_and_is_idempotent(client: httpx.A
     assert r.json()["counts"]["chunks_embedded"] == 1
     r = await client.post("/admin/ingest", json=body, headers=auth)
     assert r.json()["counts"] == {"documents": 1, "chunks": 1, "nodes_created": 0, "chunks_unchanged": 1}
-    r = await client.post("/retrieve", json={"question": "How many spans has the Zephyr Bridge?", "namespace": "admin_t"})
+    r = await client.post(
+        "/retrieve", json={"question": "How many spans has the Zephyr Bridge?", "namespace": "admin_t"}
+    )
     assert r.json()["items"][0]["source"]["title"] == "Zephyr Bridge"
     # inline triples, and bad requests
     t = {"namespace": "admin_t", "format": "metaqa", "triples": [["Zephyr Bridge", "crosses", "River Wend"]]}

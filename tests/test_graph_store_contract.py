@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -134,8 +135,6 @@ class TestNeo4jStore(GraphStoreContract):
             yield s
         finally:
             for ns in ("t1", "t2", "t3", "t4", "t5", "t6", "ns_a", "ns_b"):
-                try:
+                with contextlib.suppress(Exception):  # community edition has one database
                     await s.drop_namespace(ns)
-                except Exception:  # noqa: BLE001, S110 - community edition has one database
-                    pass
             await s.close()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,7 @@ def test_chunks_respect_size_overlap_and_keep_the_title() -> None:
         assert c.text.startswith("Viaducts\n")
         assert len(c.text) - len("Viaducts\n") <= 300
     # consecutive chunks share their boundary sentence(s), and no sentence is lost
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         first_of_b = b.text.split("\n", 1)[1].split(". ")[0]
         assert first_of_b in a.text
     body = " ".join(c.text for c in chunks)
@@ -73,7 +74,11 @@ def test_markdown_and_json_documents(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_text('[{"title": "A", "text": "x"}, {"title": "A", "text": "y"}]')
     (tmp_path / "b.json").write_text('{"B": ["s1 ", "s2"]}')
     docs = read_documents(tmp_path)
-    assert [(d.title, d.doc_key, d.text) for d in docs] == [("A", "A", "x"), ("A", "A (2)", "y"), ("B", "B", "s1 s2")]
+    assert [(d.title, d.doc_key, d.text) for d in docs] == [
+        ("A", "A", "x"),
+        ("A", "A (2)", "y"),
+        ("B", "B", "s1 s2"),
+    ]
     (tmp_path / "empty").mkdir()
     with pytest.raises(InvalidInputError, match="no documents"):
         read_documents(tmp_path / "empty")

@@ -50,8 +50,7 @@ LINK_NEXT_CHUNKS = (
     f"MERGE (a)-[:{NEXT_CHUNK}]->(b)"
 )
 PAGE_CHUNK_COUNTS = (
-    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
-    "RETURN pid, count(c) AS n"
+    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) RETURN pid, count(c) AS n"
 )
 DELETE_STALE_CHUNKS = (
     f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.page_id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "

@@ -40,18 +40,31 @@ def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
 
 
 def to_markdown(report: dict[str, Any]) -> str:
-    lines = [f"# {report['dataset']} — {report['timestamp']}", "",
-             f"{report['questions']} questions, namespace `{report['namespace']}`, "
-             f"ingest {report['ingest']['seconds']:.1f}s ({json.dumps(report['ingest']['counts'])}).", ""]
+    lines = [
+        f"# {report['dataset']} — {report['timestamp']}",
+        "",
+        f"{report['questions']} questions, namespace `{report['namespace']}`, "
+        f"ingest {report['ingest']['seconds']:.1f}s ({json.dumps(report['ingest']['counts'])}).",
+        "",
+    ]
     for mode, r in report["modes"].items():
-        lines += [f"## mode `{mode}`", "", "| metric | all | " + " | ".join(r["by_type"]) + " |",
-                  "|---|---|" + "---|" * len(r["by_type"])]
+        lines += [
+            f"## mode `{mode}`",
+            "",
+            "| metric | all | " + " | ".join(r["by_type"]) + " |",
+            "|---|---|" + "---|" * len(r["by_type"]),
+        ]
         for metric, value in r["overall"].items():
-            lines.append(f"| {metric} | {value:.1f} | "
-                         + " | ".join(f"{t[metric]:.1f}" for t in r["by_type"].values()) + " |")
+            lines.append(
+                f"| {metric} | {value:.1f} | " + " | ".join(f"{t[metric]:.1f}" for t in r["by_type"].values()) + " |"
+            )
         lat = r["latency_ms"]
-        lines += ["", f"Latency (ms): p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, p99 {lat['p99']:.0f}; "
-                  "stages p50: " + ", ".join(f"{k} {v:.0f}" for k, v in r["stage_p50_ms"].items()), ""]
+        lines += [
+            "",
+            f"Latency (ms): p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, p99 {lat['p99']:.0f}; "
+            "stages p50: " + ", ".join(f"{k} {v:.0f}" for k, v in r["stage_p50_ms"].items()),
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -80,11 +93,14 @@ async def run_eval(
         ingest = await c.ingestor.ingest_documents(ns, bench.corpus, progress=progress)
         bar.close()
         report: dict[str, Any] = {
-            "dataset": dataset, "namespace": ns, "questions": len(questions),
+            "dataset": dataset,
+            "namespace": ns,
+            "questions": len(questions),
             "timestamp": time.strftime("%Y%m%dT%H%M%S"),
             "ingest": {"counts": ingest.counts, "seconds": ingest.seconds},
             "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
-            "modes": {}, "per_question": {},
+            "modes": {},
+            "per_question": {},
         }
         for mode in modes:
             rows, by_type, latencies = [], defaultdict(list), []
@@ -92,9 +108,7 @@ async def run_eval(
             per_q = []
             for q in tqdm(questions, desc=f"{dataset}/{mode}", file=sys.stderr):
                 t0 = time.perf_counter()
-                res = await c.qa.retrieve(
-                    RetrieveRequest(question=q.question, namespace=ns, mode=mode, top_k=max(KS))
-                )
+                res = await c.qa.retrieve(RetrieveRequest(question=q.question, namespace=ns, mode=mode, top_k=max(KS)))
                 latencies.append(1000 * (time.perf_counter() - t0))
                 for k, v in res.timings_ms.items():
                     stages[k].append(v)

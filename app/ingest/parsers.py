@@ -79,7 +79,10 @@ def parse_triple_lines(lines: Iterable[str], fmt: str, source: str = "input") ->
     for n, row in enumerate(rows, start=1):
         if not row or all(not c.strip() for c in row):
             continue
-        if n == 1 and [c.strip().lower() for c in row] in (["subject", "relation", "object"], ["s", "r", "o"]):
+        if n == 1 and [c.strip().lower() for c in row] in (
+            ["subject", "relation", "object"],
+            ["s", "r", "o"],
+        ):
             continue
         if len(row) != 3:
             raise InvalidInputError(f"{source}:{n}: expected 3 fields in {fmt} format, got {len(row)}")

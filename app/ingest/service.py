@@ -6,6 +6,7 @@ points are not re-embedded, and a Cypher script that already ran (same SHA-256) 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
@@ -40,7 +41,8 @@ log = logging.getLogger(__name__)
 
 TRIPLE_FORMATS = ("metaqa", "tsv", "csv")
 FORMATS = (*TRIPLE_FORMATS, "documents", "cypher")
-BUILTIN_LABELS = {"metaqa": Path(__file__).resolve().parents[2] / "data" / "labels" / "metaqa.json"}
+BUILTIN_LABELS = {"metaqa": Path(__file__).resolve().parent / "labels" / "metaqa.json"}
+"""Label maps used when a triple format is ingested without ``--labels`` (shipped as package data)."""
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total)"""
 
@@ -79,14 +81,17 @@ class Ingestor:
     ) -> IngestReport:
         if fmt not in FORMATS:
             raise InvalidInputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
-        if not path.exists():
+        if not await asyncio.to_thread(path.exists):
             raise InvalidInputError(f"{path} does not exist")
         if fmt in TRIPLE_FORMATS:
             labels = load_label_map(labels_path or BUILTIN_LABELS.get(fmt))
-            return await self.ingest_triples(namespace, read_triples(path, fmt), labels, fmt=fmt, progress=progress)
+            triples = await asyncio.to_thread(read_triples, path, fmt)
+            return await self.ingest_triples(namespace, triples, labels, fmt=fmt, progress=progress)
         if fmt == "documents":
-            return await self.ingest_documents(namespace, read_documents(path), progress=progress)
-        return await self.ingest_cypher(namespace, path.read_text(encoding="utf-8"), progress=progress)
+            docs = await asyncio.to_thread(read_documents, path)
+            return await self.ingest_documents(namespace, docs, progress=progress)
+        script = await asyncio.to_thread(path.read_text, encoding="utf-8")
+        return await self.ingest_cypher(namespace, script, progress=progress)
 
     async def ingest_triples(
         self,
@@ -123,7 +128,8 @@ class Ingestor:
         groups: dict[str | None, list[dict[str, str]]] = defaultdict(list)
         for name, labs in node_labels.items():
             row = {"name": name, "id": entity_id(name)}
-            for lab in sorted(labs) or [None]:
+            label_list: list[str | None] = [*sorted(labs)] or [None]
+            for lab in label_list:
                 groups[lab].append(row)
         total_rows = sum(len(r) for r in groups.values()) + len(seen)
         done = 0
@@ -185,8 +191,13 @@ class Ingestor:
                     VectorPoint(
                         id=cid,
                         vector=[],
-                        payload={"title": title, "text": c.text, "page_id": pid, "index": c.index,
-                                 "source": doc.source},
+                        payload={
+                            "title": title,
+                            "text": c.text,
+                            "page_id": pid,
+                            "index": c.index,
+                            "source": doc.source,
+                        },
                     )
                 )
                 if prev is not None:
@@ -197,11 +208,17 @@ class Ingestor:
         progress("graph", 0, len(pages) + len(chunks))
         # a re-ingested document that got shorter must not keep its old tail
         before = await self.graph.read(
-            namespace, Q.PAGE_CHUNK_COUNTS, {"ids": list(chunk_counts)}, max_rows=len(chunk_counts) + 1,
+            namespace,
+            Q.PAGE_CHUNK_COUNTS,
+            {"ids": list(chunk_counts)},
+            max_rows=len(chunk_counts) + 1,
             timeout_s=self.settings.graph.write_timeout_s,
         )
-        shrunk = [{"page_id": r["pid"], "count": chunk_counts[r["pid"]]} for r in before
-                  if int(r["n"]) > chunk_counts[r["pid"]]]
+        shrunk = [
+            {"page_id": r["pid"], "count": chunk_counts[r["pid"]]}
+            for r in before
+            if int(r["n"]) > chunk_counts[r["pid"]]
+        ]
         if shrunk:
             await self.graph.write(namespace, Q.DELETE_STALE_CHUNKS, shrunk)
             coll = collection_name(namespace, "chunks")

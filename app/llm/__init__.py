@@ -18,5 +18,9 @@ def build_llm(settings: Settings) -> LLM:
     from app.llm.local import LocalLLM
 
     return LocalLLM(
-        s.model, models_dir=settings.model_cache_dir, timeout_s=s.timeout_s, max_queue=s.max_queue, threads=s.threads
+        s.model,
+        models_dir=settings.model_cache_dir,
+        timeout_s=s.timeout_s,
+        max_queue=s.max_queue,
+        threads=s.threads,
     )

@@ -55,7 +55,7 @@ def ensure_converted_smollm2(models_dir: Path) -> Path:
         tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
         # the de-quantised weights are plain tensors; drop the GGUF quantizer so the model can be saved
-        model.hf_quantizer = None
+        model.hf_quantizer = None  # type: ignore[assignment]
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
         model.save_pretrained(tmp)
@@ -184,7 +184,13 @@ class LocalLLM:
         )
         job = asyncio.ensure_future(
             self._executor.run(
-                self._generate_sync, messages, max_new_tokens, temperature, cancel, streamer, timeout_s=self.timeout_s
+                self._generate_sync,
+                messages,
+                max_new_tokens,
+                temperature,
+                cancel,
+                streamer,
+                timeout_s=self.timeout_s,
             )
         )
         # wake the reader whatever happens to the job (a full queue or an error must not leave it waiting)

@@ -54,9 +54,7 @@ class Embedder:
     @property
     def dim(self) -> int:
         self.warm_up()
-        getter = getattr(self._model, "get_embedding_dimension", None) or (
-            self._model.get_sentence_embedding_dimension
-        )
+        getter = getattr(self._model, "get_embedding_dimension", None) or (self._model.get_sentence_embedding_dimension)
         return int(getter())
 
     def embed_sync(self, texts: Sequence[str], *, show_progress: bool = False) -> list[list[float]]:

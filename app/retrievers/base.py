@@ -53,7 +53,7 @@ class Retriever(ABC):
         self.deps = deps
         self.settings = deps.settings
 
-    async def warm_up(self) -> None:
+    async def warm_up(self) -> None:  # noqa: B027 - an optional hook, empty by default
         """Heavy, idempotent preparation (loading models, compiling tables)."""
 
     async def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
@@ -71,7 +71,11 @@ class Retriever(ABC):
         ctx.timings_ms["total"] = round(1000 * (time.perf_counter() - t0), 3)
         RETRIEVALS.labels(mode=self.name, outcome="ok" if items else "empty").inc()
         return RetrievalResult(
-            retriever=self.name, items=items, timings_ms=ctx.timings_ms, warnings=ctx.warnings, trace=ctx.trace
+            retriever=self.name,
+            items=items,
+            timings_ms=ctx.timings_ms,
+            warnings=ctx.warnings,
+            trace=ctx.trace,
         )
 
     @abstractmethod

@@ -99,7 +99,7 @@ class VectorRetriever(Retriever):
                 msg = f"graph store: entity facts unavailable ({res.code})"
                 if msg not in ctx.warnings:
                     ctx.warnings.append(msg)
-                text, labels = name, []
+                text, labels = name, list[str]()
             else:
                 text, labels = res
             node_id = str(hit.payload.get("node_id", hit.id))

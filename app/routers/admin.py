@@ -39,8 +39,7 @@ def _allowed_path(raw: str, roots: list[Path]) -> Path:
     )
 
 
-@router.post("/ingest", response_model=IngestResponse, responses=ERROR_RESPONSES,
-             dependencies=[Depends(require_admin)])
+@router.post("/ingest", response_model=IngestResponse, responses=ERROR_RESPONSES, dependencies=[Depends(require_admin)])
 async def ingest(req: IngestRequest, container: ContainerDep, settings: SettingsDep) -> IngestResponse:
     """Ingest triples, documents or a Cypher script into a namespace (idempotent)."""
     sources = [x is not None for x in (req.path, req.triples, req.documents, req.cypher)]
@@ -71,6 +70,9 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
         assert req.cypher is not None
         report = await ing.ingest_cypher(req.namespace, req.cypher)
     return IngestResponse(
-        request_id=request_id_var.get(), namespace=report.namespace, format=report.format,
-        counts=report.counts, seconds=report.seconds,
+        request_id=request_id_var.get(),
+        namespace=report.namespace,
+        format=report.format,
+        counts=report.counts,
+        seconds=report.seconds,
     )

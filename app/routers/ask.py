@@ -13,7 +13,10 @@ router = APIRouter(tags=["qa"])
 @router.post(
     "/ask",
     response_model=AskResponse,
-    responses={**ERROR_RESPONSES, 200: {"content": {"text/event-stream": {}}, "description": "JSON, or SSE when stream=true"}},
+    responses={
+        **ERROR_RESPONSES,
+        200: {"content": {"text/event-stream": {}}, "description": "JSON, or SSE when stream=true"},
+    },
 )
 async def ask(req: AskRequest, qa: QADep) -> AskResponse | StreamingResponse:
     """Answer with citations and the retrieval trace; ``stream: true`` sends server-sent events."""

@@ -24,8 +24,10 @@ log = logging.getLogger(__name__)
 
 
 def _citations_out(cites: list[Citation], used: list[RetrievedItem]) -> list[CitationOut]:
-    return [CitationOut(index=c.index, item_id=c.item_id, method=c.method, source=used[c.index - 1].source)  # type: ignore[arg-type]
-            for c in cites]
+    return [
+        CitationOut(index=c.index, item_id=c.item_id, method=c.method, source=used[c.index - 1].source)  # type: ignore[arg-type]
+        for c in cites
+    ]
 
 
 class QAService:
@@ -76,7 +78,8 @@ class QAService:
             try:
                 with stage("answer_generation", mode, timings):
                     gen = await self.llm.generate(
-                        messages, max_new_tokens=req.max_tokens or self.settings.llm.max_new_tokens,
+                        messages,
+                        max_new_tokens=req.max_tokens or self.settings.llm.max_new_tokens,
                         temperature=self.settings.llm.temperature,
                     )
                 LLM_TOKENS.labels(direction="in", backend=self.llm.backend).inc(gen.tokens_in)
@@ -84,8 +87,11 @@ class QAService:
                 answer = gen.text
                 citations = _citations_out(attribute_citations(answer, used, req.question), used)
                 trace["generation"] = {
-                    "model": gen.model, "backend": self.llm.backend,
-                    "tokens_in": gen.tokens_in, "tokens_out": gen.tokens_out, "context_items": len(used),
+                    "model": gen.model,
+                    "backend": self.llm.backend,
+                    "tokens_in": gen.tokens_in,
+                    "tokens_out": gen.tokens_out,
+                    "context_items": len(used),
                 }
             except AppError as exc:
                 # a failed answer model degrades the response to retrieval only, and says so
@@ -98,8 +104,15 @@ class QAService:
             trace["generation"] = {"skipped": "no items retrieved"}
         timings["total"] = round(1000 * (time.perf_counter() - t0), 3)
         return AskResponse(
-            request_id=request_id_var.get(), namespace=req.namespace, mode=mode, answer=answer,
-            citations=citations, items=res.items, timings_ms=timings, warnings=warnings, trace=trace,
+            request_id=request_id_var.get(),
+            namespace=req.namespace,
+            mode=mode,
+            answer=answer,
+            citations=citations,
+            items=res.items,
+            timings_ms=timings,
+            warnings=warnings,
+            trace=trace,
         )
 
     async def ask_stream(self, req: AskRequest) -> AsyncIterator[str]:
@@ -112,8 +125,10 @@ class QAService:
             def sse(event: str, data: Any) -> str:
                 return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
-            yield sse("items", {"mode": mode, "items": [it.model_dump() for it in res.items],
-                                "warnings": res.warnings})
+            yield sse(
+                "items",
+                {"mode": mode, "items": [it.model_dump() for it in res.items], "warnings": res.warnings},
+            )
             messages, used = self._messages(req, res.items)
             pieces: list[str] = []
             warnings = list(res.warnings)
@@ -122,7 +137,8 @@ class QAService:
                 try:
                     with stage("answer_generation", mode, timings):
                         async for piece in self.llm.stream(
-                            messages, max_new_tokens=req.max_tokens or self.settings.llm.max_new_tokens,
+                            messages,
+                            max_new_tokens=req.max_tokens or self.settings.llm.max_new_tokens,
                             temperature=self.settings.llm.temperature,
                         ):
                             pieces.append(piece)
@@ -134,10 +150,15 @@ class QAService:
             answer = "".join(pieces).strip() or None
             cites = attribute_citations(answer, used, req.question) if answer else []
             timings["total"] = round(1000 * (time.perf_counter() - t0), 3)
-            yield sse("done", {
-                "request_id": request_id_var.get(), "answer": answer,
-                "citations": [c.model_dump() for c in _citations_out(cites, used)],
-                "timings_ms": timings, "warnings": warnings,
-            })
+            yield sse(
+                "done",
+                {
+                    "request_id": request_id_var.get(),
+                    "answer": answer,
+                    "citations": [c.model_dump() for c in _citations_out(cites, used)],
+                    "timings_ms": timings,
+                    "warnings": warnings,
+                },
+            )
 
         return events()

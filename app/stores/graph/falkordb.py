@@ -59,7 +59,11 @@ class FalkorDBGraphStore:
         if url is None and data_dir is None:
             raise ValueError("FalkorDBGraphStore needs a data_dir (embedded) or a url (external server)")
         self.url = url
-        self.server = EmbeddedFalkorServer(data_dir, startup_timeout_s=startup_timeout_s) if url is None else None
+        self.server = (
+            EmbeddedFalkorServer(data_dir, startup_timeout_s=startup_timeout_s)
+            if data_dir is not None and url is None
+            else None
+        )
         self.query_timeout_s = query_timeout_s
         self.write_timeout_s = write_timeout_s
         self.connect_timeout_s = connect_timeout_s
@@ -151,9 +155,7 @@ class FalkorDBGraphStore:
             raise self._map_error(exc) from exc
         names = [h[1] for h in result.header]
         limit = max_rows or self.max_result_rows
-        return [
-            {name: _convert(v) for name, v in zip(names, row, strict=True)} for row in result.result_set[:limit]
-        ]
+        return [{name: _convert(v) for name, v in zip(names, row, strict=True)} for row in result.result_set[:limit]]
 
     async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
         graph = self._graph(namespace)

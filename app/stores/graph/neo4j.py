@@ -72,9 +72,7 @@ class Neo4jGraphStore:
         from neo4j import AsyncGraphDatabase
 
         auth = (self.user, self._password) if self._password is not None else None
-        self._driver = AsyncGraphDatabase.driver(
-            self.uri, auth=auth, connection_timeout=self.connect_timeout_s
-        )
+        self._driver = AsyncGraphDatabase.driver(self.uri, auth=auth, connection_timeout=self.connect_timeout_s)
 
     async def close(self) -> None:
         driver, self._driver = self._driver, None
@@ -87,7 +85,7 @@ class Neo4jGraphStore:
         try:
             await self._driver.verify_connectivity()
             return True
-        except Exception:  # noqa: BLE001 - any failure means "not ready"
+        except Exception:
             return False
 
     def _map_error(self, exc: Exception) -> Exception:
@@ -185,7 +183,8 @@ class Neo4jGraphStore:
         return GraphSchema(
             labels=await column("CALL db.labels() YIELD label RETURN label", "label"),
             relationship_types=await column(
-                "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType", "relationshipType"
+                "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
+                "relationshipType",
             ),
             property_keys=await column("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey", "propertyKey"),
             triples=triples_from_rows(rows),
@@ -205,7 +204,7 @@ class Neo4jGraphStore:
             async with self._require().session(database="system", default_access_mode=READ_ACCESS) as s:
                 result = await s.run("SHOW DATABASES YIELD name RETURN name")
                 names += [r["name"] async for r in result if r["name"] not in ("system", self.database)]
-        except Exception:  # noqa: BLE001, S110 - community edition / no system access: only the default db
+        except Exception:
             pass
         return sorted(set(names))
 

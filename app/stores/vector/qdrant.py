@@ -103,7 +103,7 @@ class QdrantVectorStore:
         try:
             await self._client.get_collections()
             return True
-        except Exception:  # noqa: BLE001 - any failure means "not ready"
+        except Exception:
             return False
 
     async def collection_exists(self, name: str) -> bool:
@@ -123,9 +123,7 @@ class QdrantVectorStore:
             return
         await self._call(
             "create_collection",
-            self._c().create_collection(
-                name, vectors_config=qm.VectorParams(size=dim, distance=qm.Distance.COSINE)
-            ),
+            self._c().create_collection(name, vectors_config=qm.VectorParams(size=dim, distance=qm.Distance.COSINE)),
         )
 
     async def upsert(self, name: str, points: Sequence[VectorPoint], *, batch_size: int | None = None) -> int:
@@ -135,7 +133,9 @@ class QdrantVectorStore:
         for i in range(0, len(points), size):
             batch = [
                 qm.PointStruct(
-                    id=point_uuid(p.id), vector=list(map(float, p.vector)), payload={**p.payload, ID_FIELD: p.id}
+                    id=point_uuid(p.id),
+                    vector=list(map(float, p.vector)),
+                    payload={**p.payload, ID_FIELD: p.id},
                 )
                 for p in points[i : i + size]
             ]

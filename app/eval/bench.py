@@ -1,0 +1,90 @@
+"""``python -m app bench``: latency per pipeline stage on a namespace, measured side by side in one run.
+
+Measures (1) embedding throughput one text at a time vs batched, (2) ``/retrieve`` stages per question, and
+(3) ``/ask`` answer generation, all through the same ``QAService`` the API uses. Writes
+``reports/bench/<timestamp>.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from app.container import Container
+from app.eval.metrics import percentile
+from app.schemas import AskRequest, RetrieveRequest
+from app.settings import Settings
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    return {f"p{p}": round(percentile(values, p), 2) for p in (50, 95, 99)}
+
+
+async def run_bench(
+    settings: Settings, *, namespace: str, questions: Path, repeat: int, reports_dir: Path
+) -> dict[str, Any]:
+    qs = [json.loads(line)["question"] for line in questions.read_text().splitlines() if line.strip()]
+    c = await Container.start(settings)
+    try:
+        texts = qs * 4
+        t0 = time.perf_counter()
+        for t in texts:
+            await c.embedder.embed([t])
+        one_by_one = len(texts) / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        await c.embedder.embed(texts)
+        batched = len(texts) / (time.perf_counter() - t0)
+
+        stages: dict[str, list[float]] = defaultdict(list)
+        for _ in range(repeat):
+            for q in qs:
+                res = await c.qa.retrieve(RetrieveRequest(question=q, namespace=namespace))
+                for k, v in res.timings_ms.items():
+                    stages[f"retrieve.{k}"].append(v)
+        tokens_out, gen_ms = 0, 0.0
+        for q in qs[: max(3, len(qs) // 4)]:
+            a = await c.qa.ask(AskRequest(question=q, namespace=namespace))
+            stages["ask.total"].append(a.timings_ms["total"])
+            if "answer_generation" in a.timings_ms:
+                stages["ask.answer_generation"].append(a.timings_ms["answer_generation"])
+                gen_ms += a.timings_ms["answer_generation"]
+                tokens_out += int(a.trace.get("generation", {}).get("tokens_out", 0))
+    finally:
+        await c.close()
+
+    table = {k: _summary(v) for k, v in stages.items()}
+    report = {
+        "timestamp": time.strftime("%Y%m%dT%H%M%S"),
+        "namespace": namespace,
+        "questions": len(qs),
+        "repeat": repeat,
+        "embedding_texts_per_s": {"one_by_one": round(one_by_one, 1), "batched": round(batched, 1)},
+        "ratio_batched_vs_one_by_one": round(batched / one_by_one, 2),
+        "answer_tokens_per_s": round(1000 * tokens_out / gen_ms, 2) if gen_ms else None,
+        "ratio_ask_vs_retrieve_p50": round(table["ask.total"]["p50"] / table["retrieve.total"]["p50"], 1)
+        if "ask.total" in table and table["retrieve.total"]["p50"]
+        else None,
+        "stages_ms": table,
+    }
+    lines = [
+        f"# bench — {report['timestamp']} (namespace `{namespace}`, {len(qs)} questions × {repeat})",
+        "",
+        f"Embedding: {one_by_one:.1f} texts/s one by one vs {batched:.1f} texts/s batched "
+        f"(×{report['ratio_batched_vs_one_by_one']}).",
+        f"Answer generation: {report['answer_tokens_per_s']} tokens/s; /ask p50 is "
+        f"×{report['ratio_ask_vs_retrieve_p50']} the /retrieve p50.",
+        "",
+        "| stage | p50 ms | p95 ms | p99 ms |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {k} | {v['p50']:.1f} | {v['p95']:.1f} | {v['p99']:.1f} |" for k, v in sorted(table.items())]
+    md = "\n".join(lines) + "\n"
+    out = reports_dir / "bench"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{report['timestamp']}.json").write_text(json.dumps(report, indent=2))
+    (out / f"{report['timestamp']}.md").write_text(md)
+    report["markdown"] = md
+    return report

@@ -1,0 +1,41 @@
+"""The CLI's ingest and ask commands (in-process, on a temporary data dir)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from app.cli import cli
+from tests.conftest import DEMO
+
+
+def test_ingest_then_retrieve_only_ask(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["--data-dir", str(tmp_path)]
+    r = runner.invoke(cli, ["ingest", "--namespace", "demo", "--format", "documents", str(DEMO / "docs"), *args])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout[r.stdout.index("{") :])
+    assert out["counts"]["documents"] == 36 and out["graph"]["nodes"] == 36 + out["counts"]["chunks"]
+    r = runner.invoke(
+        cli,
+        [
+            "ask",
+            "How many arches does the Drummel Viaduct have?",
+            "--namespace",
+            "demo",
+            "--retrieve-only",
+            *args,
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    body = json.loads(r.stdout[r.stdout.index("{") :])
+    assert body["items"][0]["source"]["title"] == "The Drummel Viaduct"
+
+
+def test_ingest_reports_bad_input_with_exit_code_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("only|two\n")
+    r = CliRunner().invoke(cli, ["ingest", "--format", "metaqa", str(bad), "--data-dir", str(tmp_path / "d")])
+    assert r.exit_code == 2 and "expected 3 fields" in r.output
