@@ -175,7 +175,8 @@ def bench(
     from app.eval.bench import run_bench
 
     s = _settings(data_dir)
-    out = asyncio.run(run_bench(s, namespace=namespace, questions=questions, repeat=repeat, reports_dir=reports_dir))
+    qs = [json.loads(line)["question"] for line in questions.read_text().splitlines() if line.strip()]
+    out = asyncio.run(run_bench(s, namespace=namespace, questions=qs, repeat=repeat, reports_dir=reports_dir))
     typer.echo(out["markdown"])
 
 

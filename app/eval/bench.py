@@ -24,9 +24,9 @@ def _summary(values: list[float]) -> dict[str, float]:
 
 
 async def run_bench(
-    settings: Settings, *, namespace: str, questions: Path, repeat: int, reports_dir: Path
+    settings: Settings, *, namespace: str, questions: list[str], repeat: int, reports_dir: Path
 ) -> dict[str, Any]:
-    qs = [json.loads(line)["question"] for line in questions.read_text().splitlines() if line.strip()]
+    qs = questions
     c = await Container.start(settings)
     try:
         texts = qs * 4
