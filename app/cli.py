@@ -56,6 +56,7 @@ def ingest(
     namespace: Annotated[str, typer.Option(help="Target namespace.")] = "default",
     fmt: Annotated[str, typer.Option("--format", help="metaqa | tsv | csv | documents | cypher")] = "documents",
     labels: Annotated[Path | None, typer.Option(help="JSON relation -> [subject_label, object_label].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Re-ingest even if this source was ingested before.")] = False,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Ingest triples, documents or a Cypher script into a namespace (idempotent; reports counts)."""
@@ -77,7 +78,7 @@ def ingest(
     async def run() -> dict[str, Any]:
         c = await Container.start(s, with_llm=False)
         try:
-            r = await c.ingestor.ingest_path(namespace, fmt, path, labels_path=labels, progress=progress)
+            r = await c.ingestor.ingest_path(namespace, fmt, path, labels_path=labels, progress=progress, force=force)
             nodes, rels = await c.graph.counts(namespace)
             return {
                 "namespace": r.namespace,

@@ -79,7 +79,7 @@ CREATE (k)-[:ACTED_IN]->(m);
     assert r.counts["entities"] == 2
     again = await offline.ingestor.ingest_cypher("script", script)
     assert again.counts["statements_skipped"] == 2 and "nodes_created" not in again.counts
-    assert await offline.graph.counts("script") == (3, 1)  # 2 + the ingest-log node
+    assert await offline.graph.counts("script") == (2, 1)  # the ingest-log node is bookkeeping, not data
     schema = await offline.graph.schema("script")
     assert [t.pattern() for t in schema.triples] == ["(:Person)-[:ACTED_IN]->(:Movie)"]
 
@@ -94,6 +94,19 @@ async def test_the_neo4j_movies_script_loads(offline: Container) -> None:
     rows = await offline.graph.read("movies", "MATCH (p:Person) RETURN count(p) AS n")
     assert rows[0]["n"] == 133
     assert r.counts["entities"] == 38 + 133
+
+
+async def test_an_unchanged_source_is_skipped_unless_forced(offline: Container, tmp_path: Path) -> None:
+    src = tmp_path / "kg.txt"
+    src.write_text("Kismet|directed_by|William Dieterle\n")
+    first = await offline.ingestor.ingest_path("skip", "metaqa", src)
+    assert first.counts["relationships_created"] == 1
+    assert (await offline.ingestor.ingest_path("skip", "metaqa", src)).counts == {"sources_unchanged": 1}
+    forced = await offline.ingestor.ingest_path("skip", "metaqa", src, force=True)
+    assert forced.counts["relationships_created"] == 0 and forced.counts["entities_unchanged"] == 2
+    src.write_text("Kismet|directed_by|William Dieterle\nKismet|release_year|1944\n")
+    changed = await offline.ingestor.ingest_path("skip", "metaqa", src)
+    assert changed.counts["relationships_created"] == 1
 
 
 async def test_bad_paths_and_formats(offline: Container, tmp_path: Path) -> None:

@@ -64,3 +64,8 @@ ENTITY_IN_FACTS = (
     f"MATCH (n:{ENTITY_LABEL} {{name: $name}})<-[r]-(m) RETURN type(r) AS rel, m.name AS other LIMIT $limit"
 )
 ENTITY_NODE = f"MATCH (n:{ENTITY_LABEL} {{name: $name}}) RETURN n.id AS id, labels(n) AS labels LIMIT 1"
+
+INGEST_LOG_LABEL = "_IngestLog"
+"""Bookkeeping nodes (labels starting with ``_`` are hidden from schema introspection)."""
+INGEST_LOG_FIND = f"MATCH (m:{INGEST_LOG_LABEL} {{sha: $sha}}) RETURN m.sha AS sha"
+INGEST_LOG_ADD = f"MERGE (m:{INGEST_LOG_LABEL} {{sha: $sha}}) SET m.kind = $kind"

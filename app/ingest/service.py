@@ -62,6 +62,18 @@ def _noop(stage: str, done: int, total: int) -> None:
     return None
 
 
+def source_digest(fmt: str, path: Path, labels_file: Path | None) -> str:
+    """SHA-256 over the format, the label map and every file of the source (sorted), for skip-if-unchanged."""
+    h = hashlib.sha256(f"{fmt}\n".encode())
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for f in [*([labels_file] if labels_file else []), *files]:
+        h.update(f.name.encode())
+        with open(f, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+    return h.hexdigest()
+
+
 class Ingestor:
     def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore, embedder: Embedder) -> None:
         self.settings = settings
@@ -78,20 +90,31 @@ class Ingestor:
         *,
         labels_path: Path | None = None,
         progress: Progress = _noop,
+        force: bool = False,
     ) -> IngestReport:
+        """Ingest a file or folder. A source already ingested into this namespace (same bytes, format and label
+        map) is skipped unless ``force``; the per-item idempotency below makes a forced re-run cheap anyway."""
         if fmt not in FORMATS:
             raise InvalidInputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
         if not await asyncio.to_thread(path.exists):
             raise InvalidInputError(f"{path} does not exist")
+        check_namespace(namespace)
+        labels_file = labels_path or BUILTIN_LABELS.get(fmt)
+        sha = await asyncio.to_thread(source_digest, fmt, path, labels_file)
+        if not force and await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha}):
+            return IngestReport(namespace, fmt, {"sources_unchanged": 1})
         if fmt in TRIPLE_FORMATS:
-            labels = load_label_map(labels_path or BUILTIN_LABELS.get(fmt))
+            labels = load_label_map(labels_file)
             triples = await asyncio.to_thread(read_triples, path, fmt)
-            return await self.ingest_triples(namespace, triples, labels, fmt=fmt, progress=progress)
-        if fmt == "documents":
+            report = await self.ingest_triples(namespace, triples, labels, fmt=fmt, progress=progress)
+        elif fmt == "documents":
             docs = await asyncio.to_thread(read_documents, path)
-            return await self.ingest_documents(namespace, docs, progress=progress)
-        script = await asyncio.to_thread(path.read_text, encoding="utf-8")
-        return await self.ingest_cypher(namespace, script, progress=progress)
+            report = await self.ingest_documents(namespace, docs, progress=progress)
+        else:
+            script = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            report = await self.ingest_cypher(namespace, script, progress=progress)
+        await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": fmt})
+        return report
 
     async def ingest_triples(
         self,
@@ -241,7 +264,7 @@ class Ingestor:
         t0 = time.perf_counter()
         report = IngestReport(namespace, "cypher")
         sha = hashlib.sha256(script.encode("utf-8")).hexdigest()
-        done = await self.graph.read(namespace, "MATCH (m:_IngestLog {sha: $sha}) RETURN m.sha AS sha", {"sha": sha})
+        done = await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha})
         statements = split_cypher_script(script)
         report.add("statements", len(statements))
         if done:
@@ -258,7 +281,7 @@ class Ingestor:
                 report.add("nodes_created", s.nodes_created)
                 report.add("relationships_created", s.relationships_created)
                 progress("statements", i + 1, len(statements))
-            await self.graph.execute(namespace, "MERGE (m:_IngestLog {sha: $sha})", {"sha": sha})
+            await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": "cypher"})
         # every node with a name or title becomes linkable
         rows = await self.graph.read(
             namespace,

@@ -144,9 +144,16 @@ class GraphStore(Protocol):
         """Delete the namespace's graph."""
 
 
+COUNT_NODES_QUERY = "MATCH (n) WHERE NOT n:_IngestLog RETURN count(n) AS c"
+COUNT_RELS_QUERY = "MATCH ()-[r]->() RETURN count(r) AS c"
 SCHEMA_TRIPLES_QUERY = (
     "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN DISTINCT la, t, lb"
 )
+
+
+def visible_labels(labels: Iterable[str]) -> list[str]:
+    """Labels that describe data: bookkeeping labels start with ``_``."""
+    return [x for x in labels if not x.startswith("_")]
 
 
 def triples_from_rows(rows: Iterable[Record], generic_label: str = "Entity") -> list[SchemaTriple]:
@@ -154,8 +161,8 @@ def triples_from_rows(rows: Iterable[Record], generic_label: str = "Entity") -> 
     more specific one."""
     out: set[SchemaTriple] = set()
     for row in rows:
-        la = [x for x in row["la"] if x != generic_label] or list(row["la"])
-        lb = [x for x in row["lb"] if x != generic_label] or list(row["lb"])
+        la = [x for x in visible_labels(row["la"]) if x != generic_label] or visible_labels(row["la"])
+        lb = [x for x in visible_labels(row["lb"]) if x != generic_label] or visible_labels(row["lb"])
         for a in la:
             for b in lb:
                 out.add(SchemaTriple(a, row["t"], b))

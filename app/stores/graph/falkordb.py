@@ -15,6 +15,8 @@ import redis.exceptions as redis_errors
 from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
 from app.stores.embedded import EmbeddedFalkorServer
 from app.stores.graph.base import (
+    COUNT_NODES_QUERY,
+    COUNT_RELS_QUERY,
     SCHEMA_TRIPLES_QUERY,
     GraphSchema,
     NodeValue,
@@ -23,6 +25,7 @@ from app.stores.graph.base import (
     batched,
     check_namespace,
     triples_from_rows,
+    visible_labels,
 )
 
 log = logging.getLogger(__name__)
@@ -201,7 +204,7 @@ class FalkorDBGraphStore:
 
         rows = await self.read(namespace, SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
         return GraphSchema(
-            labels=await column("CALL db.labels()"),
+            labels=visible_labels(await column("CALL db.labels()")),
             relationship_types=await column("CALL db.relationshipTypes()"),
             property_keys=await column("CALL db.propertyKeys()"),
             triples=triples_from_rows(rows),
@@ -210,8 +213,8 @@ class FalkorDBGraphStore:
     async def counts(self, namespace: str) -> tuple[int, int]:
         if not await self._exists(namespace):
             return (0, 0)
-        nodes = await self.read(namespace, "MATCH (n) RETURN count(n) AS c")
-        rels = await self.read(namespace, "MATCH ()-[r]->() RETURN count(r) AS c")
+        nodes = await self.read(namespace, COUNT_NODES_QUERY)
+        rels = await self.read(namespace, COUNT_RELS_QUERY)
         return int(nodes[0]["c"]), int(rels[0]["c"])
 
     async def namespaces(self) -> list[str]:

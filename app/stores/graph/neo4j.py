@@ -12,6 +12,8 @@ from typing import Any
 
 from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
 from app.stores.graph.base import (
+    COUNT_NODES_QUERY,
+    COUNT_RELS_QUERY,
     SCHEMA_TRIPLES_QUERY,
     GraphSchema,
     NodeValue,
@@ -20,6 +22,7 @@ from app.stores.graph.base import (
     batched,
     check_namespace,
     triples_from_rows,
+    visible_labels,
 )
 
 
@@ -181,7 +184,7 @@ class Neo4jGraphStore:
 
         rows = await self.read(namespace, SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
         return GraphSchema(
-            labels=await column("CALL db.labels() YIELD label RETURN label", "label"),
+            labels=visible_labels(await column("CALL db.labels() YIELD label RETURN label", "label")),
             relationship_types=await column(
                 "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
                 "relationshipType",
@@ -191,8 +194,8 @@ class Neo4jGraphStore:
         )
 
     async def counts(self, namespace: str) -> tuple[int, int]:
-        nodes = await self.read(namespace, "MATCH (n) RETURN count(n) AS c")
-        rels = await self.read(namespace, "MATCH ()-[r]->() RETURN count(r) AS c")
+        nodes = await self.read(namespace, COUNT_NODES_QUERY)
+        rels = await self.read(namespace, COUNT_RELS_QUERY)
         return int(nodes[0]["c"]), int(rels[0]["c"])
 
     async def namespaces(self) -> list[str]:
