@@ -39,9 +39,13 @@ format: install
 	$(PY) -m ruff check --fix app tests
 	$(PY) -m ruff format app tests
 
+# the standard suite: every available mode on every benchmark (~30 min on 2 cores; resumable)
+EVAL := $(PY) -m app eval --data-dir var/eval --modes all
 eval: install
-	$(PY) -m app eval --dataset hotpotqa --path $(SHARED)/hotpotqa_hipporag100 --modes vector
-	$(PY) -m app eval --dataset musique --path $(SHARED)/musique_hipporag100 --modes vector
+	$(EVAL) --dataset metaqa --path $(SHARED)/metaqa --limit 100
+	$(EVAL) --dataset hotpotqa --path $(SHARED)/hotpotqa_hipporag100 --answers 20
+	$(EVAL) --dataset musique --path $(SHARED)/musique_hipporag100 --answers 20
+	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher
 
 bench: install
 	$(PY) -m app bench --data-dir var/demo

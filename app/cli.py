@@ -138,15 +138,19 @@ def ask(
 
 @cli.command("eval")
 def eval_cmd(
-    dataset: Annotated[str, typer.Option(help="hotpotqa | musique")],
+    dataset: Annotated[str, typer.Option(help="metaqa | hotpotqa | musique | text2cypher | kgqa")],
     path: Annotated[Path, typer.Option(help="Folder of the data set.")],
-    modes: Annotated[str, typer.Option(help="Comma-separated retriever modes.")] = "vector",
-    limit: Annotated[int | None, typer.Option(help="First N questions only.")] = None,
+    modes: Annotated[str, typer.Option(help="Comma-separated retriever modes, or 'all'.")] = "all",
+    limit: Annotated[int | None, typer.Option(help="Sample size (MetaQA: per hop), fixed seed.")] = None,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 13,
+    answers: Annotated[int, typer.Option(help="Also generate answers (EM/F1/ROUGE-L) for the first N.")] = 0,
     namespace: Annotated[str | None, typer.Option(help="Default: the data set's name.")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Ignore per-question results of an earlier run.")] = False,
     reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
     data_dir: DataDirOpt = None,
 ) -> None:
-    """Ingest (or reuse) a benchmark and measure retrieval modes on it; writes reports/<dataset>/<ts>.{json,md}."""
+    """Ingest (or reuse) a benchmark and measure retrieval modes on it; writes reports/<dataset>/<ts>.{json,md,png}
+    and refreshes reports/latest.md. Interrupted runs resume."""
     from app.eval.runner import run_eval
 
     s = _settings(data_dir)
@@ -159,6 +163,9 @@ def eval_cmd(
             limit=limit,
             namespace=namespace,
             reports_dir=reports_dir,
+            seed=seed,
+            answer_limit=answers,
+            fresh=fresh,
         )
     )
     typer.echo(report["markdown"])

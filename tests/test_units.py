@@ -131,3 +131,10 @@ def test_f_beta_and_answer_metrics() -> None:
     assert M.token_f1("nothing", ["Eiffel Tower", "tour"]) == 0.0
     assert M.percentile([5, 1, 3, 2, 4], 50) == 3
     assert M.percentile([1, 2, 3, 4], 100) == 4 and M.percentile([], 50) == 0.0
+
+
+def test_rouge_l_and_contains() -> None:
+    assert M.rouge_l("the viaduct has 27 arches", ["27 arches"]) == pytest.approx(2 * (2 / 5) * 1 / (2 / 5 + 1))
+    assert M.rouge_l("nothing here", ["27 arches"]) == 0.0
+    assert M.contains_answer("It has 27 arches.", ["27 arches"]) == 1.0
+    assert M.contains_answer("It has 270 arches.", ["27"]) == 0.0  # whole tokens only

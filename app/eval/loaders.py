@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +25,24 @@ class EvalQuestion:
 
 
 @dataclass
+class KGSource:
+    path: Path
+    format: str
+    labels: Path | None = None
+
+
+@dataclass
 class Benchmark:
     name: str
     questions: list[EvalQuestion]
-    corpus: list[Document]
+    corpus: list[Document] = field(default_factory=list)
+    kg: KGSource | None = None
+    script: Path | None = None
+
+    @property
+    def kind(self) -> str:
+        """``passages`` (gold = supporting titles), ``kg`` (gold = answer nodes) or ``cypher`` (gold = a query)."""
+        return "cypher" if self.script is not None else ("kg" if self.kg is not None else "passages")
 
 
 def _find(path: Path, suffix: str) -> Path:
@@ -80,7 +96,107 @@ def load_musique(path: Path) -> Benchmark:
     return Benchmark("musique", questions, read_documents(corpus_file))
 
 
-LOADERS = {"hotpotqa": load_hotpotqa, "musique": load_musique}
+_BRACKETS = re.compile(r"\[([^\]]+)\]")
+
+
+def load_metaqa(path: Path, *, split: str = "dev", part: str = "validation") -> Benchmark:
+    """MetaQA vanilla ``{1,2,3}-hop_qa_<split>.txt`` (``question<TAB>a|b``) with ``*_qtype.txt``, restricted to the
+    KB-consistent lines (``part``: ``validation`` = line numbers that are multiples of 5, ``train`` = the others,
+    ``all``). Topic-entity brackets are stripped from the question (kept in ``meta``)."""
+    consistent = json.loads((path / "kb_consistent_dev_lines.json").read_text())["lines"] if split == "dev" else None
+    questions: list[EvalQuestion] = []
+    for hop in (1, 2, 3):
+        name = f"{hop}-hop_qa_{split}"
+        qfile = path / f"{name}.txt"
+        if not qfile.exists():
+            continue
+        lines = qfile.read_text(encoding="utf-8").splitlines()
+        types_file = path / f"{name}_qtype.txt"
+        qtypes = types_file.read_text(encoding="utf-8").splitlines() if types_file.exists() else [""] * len(lines)
+        keep = set(consistent[name]) if consistent is not None else set(range(len(lines)))
+        for i, line in enumerate(lines):
+            if i not in keep or (part == "validation" and i % 5) or (part == "train" and not i % 5):
+                continue
+            q, answers = line.split("\t")
+            m = _BRACKETS.search(q)
+            questions.append(
+                EvalQuestion(
+                    id=f"{hop}hop-{i}",
+                    question=" ".join(_BRACKETS.sub(r"\1", q).split()),
+                    answers=answers.split("|"),
+                    qtype=qtypes[i],
+                    meta={"hops": hop, "line": i, "topic_entity": m.group(1) if m else None},
+                )
+            )
+    if not questions:
+        raise InvalidInputError(f"no MetaQA question files under {path}")
+    return Benchmark("metaqa", questions, kg=KGSource(path / "kb_reconstructed.txt", "metaqa"))
+
+
+def load_kgqa(path: Path) -> Benchmark:
+    """Generic KGQA (PathQuestion / WC2014 layout): question files with ``question<TAB>answers<TAB>path`` lines
+    (answers ``a/b/``) and a tab-separated triples file (``kb.txt`` / ``*kb*.txt`` / ``*triples*``)."""
+    files = sorted(p for p in path.glob("*.txt"))
+    kb = next((p for p in files if "kb" in p.name.lower() or "triple" in p.name.lower()), None)
+    if kb is None:
+        raise InvalidInputError(f"no triples file (kb*.txt / *triples*.txt) under {path}")
+    questions = []
+    for f in files:
+        if f == kb:
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines()):
+            parts = line.split("\t")
+            if len(parts) < 2:
+                continue
+            rel_path = parts[2] if len(parts) > 2 else ""
+            hops = rel_path.count("#") // 2 if "#" in rel_path else 0
+            answers = [a.strip() for a in re.split(r"[/|]", parts[1]) if a.strip()]
+            questions.append(
+                EvalQuestion(
+                    id=f"{f.stem}-{i}",
+                    question=parts[0],
+                    answers=answers,
+                    qtype=f"{hops}hop" if hops else f.stem,
+                    meta={"path": rel_path},
+                )
+            )
+    return Benchmark("kgqa", questions, kg=KGSource(kb, "tsv"))
+
+
+def load_text2cypher(path: Path) -> Benchmark:
+    """Neo4j text2cypher CSV (``question``, ``cypher``, ``type``, flags) for the movies graph; clean rows only (no
+    syntax error, no timeout, returns results, in the schema). Answers are the gold query's results, computed at
+    evaluation time against the ingested graph."""
+    csv_file = _find(path, ".csv")
+    questions = []
+    with open(csv_file, encoding="utf-8", newline="") as fh:
+        for i, row in enumerate(csv.DictReader(fh)):
+            clean = (
+                row.get("syntax_error") == "False"
+                and row.get("timeout") == "False"
+                and row.get("returns_results") == "True"
+                and not row.get("false_schema")
+            )
+            if clean:
+                questions.append(
+                    EvalQuestion(
+                        id=f"row-{i}",
+                        question=row["question"],
+                        answers=[],
+                        qtype=row.get("type", ""),
+                        meta={"cypher": row["cypher"]},
+                    )
+                )
+    return Benchmark("text2cypher", questions, script=_find(path, ".cypher"))
+
+
+LOADERS = {
+    "hotpotqa": load_hotpotqa,
+    "musique": load_musique,
+    "metaqa": load_metaqa,
+    "kgqa": load_kgqa,
+    "text2cypher": load_text2cypher,
+}
 
 
 def load_benchmark(name: str, path: Path) -> Benchmark:

@@ -96,3 +96,17 @@ def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
     return ordered[rank - 1]
+
+
+def rouge_l(prediction: str, answers: Iterable[str]) -> float:
+    """Best ROUGE-L F-measure against any reference (the ``rouge-score`` package, no stemming)."""
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    return max((scorer.score(a, prediction)["rougeL"].fmeasure for a in answers), default=0.0)
+
+
+def contains_answer(prediction: str, answers: Iterable[str]) -> float:
+    """1 when a normalised reference occurs inside the normalised prediction (long answers from small models)."""
+    p = f" {normalize_answer(prediction)} "
+    return 1.0 if any(f" {normalize_answer(a)} " in p for a in answers if normalize_answer(a)) else 0.0

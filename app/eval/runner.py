@@ -1,71 +1,314 @@
 """``python -m app eval``: ingest (or reuse) a benchmark into a namespace, run each retriever mode over its
-questions through the same ``QAService`` the API uses, and write ``reports/<dataset>/<timestamp>.{json,md}``."""
+questions through the same ``QAService`` the API uses, and write ``reports/<dataset>/<timestamp>.{json,md}`` plus
+PNG plots. Per-question results are appended to ``reports/<dataset>/.runs/<run key>.jsonl`` as they are made, so an
+interrupted run resumes where it stopped (``--fresh`` starts over)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
+import random
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from app.container import Container
+from app.errors import AppError
 from app.eval import metrics as M
-from app.eval.loaders import EvalQuestion, load_benchmark
-from app.schemas import RetrieveRequest
+from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
+from app.retrievers.registry import available_modes
+from app.schemas import AskRequest, RetrieveRequest
 from app.settings import Settings
 
-KS = (1, 2, 5, 10)
+PASSAGE_KS = (1, 2, 5, 10)
+KG_KS = (1, 5, 10, 20)
+CURVE_K = 20
+MAIN_METRIC = {"passages": "recall@5", "kg": "hits@1", "cypher": "execution_accuracy"}
 
 
-def _titles(items: list[Any]) -> list[str]:
-    return [it.source.title or it.source.node_name or it.id for it in items]
+# --- sampling ---------------------------------------------------------------------------------------------------
+def sample_questions(bench: Benchmark, limit: int | None, seed: int) -> list[EvalQuestion]:
+    """``limit`` questions, stratified by hop count where the data set has hops (MetaQA: ``limit`` per hop)."""
+    qs = bench.questions
+    if not limit:
+        return qs
+    rng = random.Random(seed)
+    strata: dict[Any, list[EvalQuestion]] = defaultdict(list)
+    for q in qs:
+        strata[q.meta.get("hops")].append(q)
+    if len(strata) > 1 and None not in strata:
+        out: list[EvalQuestion] = []
+        for key in sorted(strata):
+            group = strata[key]
+            out.extend(rng.sample(group, min(limit, len(group))))
+        return out
+    return rng.sample(qs, min(limit, len(qs))) if limit < len(qs) else qs
+
+
+# --- scoring ----------------------------------------------------------------------------------------------------
+def _row_key(row: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(sorted(json.dumps(v, sort_keys=True, default=str) for v in row.values()))
+
+
+def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
+    """Execution accuracy: the two results are equal as multisets of rows (column names and order ignored)."""
+    return Counter(map(_row_key, a)) == Counter(map(_row_key, b))
 
 
 def score_passages(ranked: list[str], q: EvalQuestion) -> dict[str, float]:
-    out = {f"recall@{k}": M.recall_at_k(ranked, q.support, k) for k in KS}
-    out |= {f"hit@{k}": M.hit_at_k(ranked, q.support, k) for k in KS}
+    out = {f"recall@{k}": M.recall_at_k(ranked, q.support, k) for k in PASSAGE_KS}
+    out |= {f"hit@{k}": M.hit_at_k(ranked, q.support, k) for k in PASSAGE_KS}
     out["coverage@5"] = M.coverage_at_k(ranked, q.support, 5)
+    out["precision@5"] = M.precision_at_k(ranked, q.support, 5)
+    for beta in (1, 2, 3):
+        out[f"f{beta}@5"] = M.f_beta(out["precision@5"], out["recall@5"], beta)
     out["mrr"] = M.mrr(ranked, q.support)
     return out
 
 
+def score_answers(ranked: list[str], q: EvalQuestion) -> dict[str, float]:
+    out = {f"hits@{k}": M.hit_at_k(ranked, q.answers, k) for k in KG_KS}
+    out |= {f"recall@{k}": M.recall_at_k(ranked, q.answers, k) for k in KG_KS}
+    out["mrr"] = M.mrr(ranked, q.answers)
+    return out
+
+
+def curve(ranked: list[str], gold: list[str]) -> list[float]:
+    """Recall of the gold set by context size 1..CURVE_K."""
+    return [M.recall_at_k(ranked, gold, k) for k in range(1, CURVE_K + 1)]
+
+
+class Evaluator:
+    def __init__(self, c: Container, bench: Benchmark, namespace: str, answer_limit: int) -> None:
+        self.c = c
+        self.bench = bench
+        self.ns = namespace
+        self.answer_limit = answer_limit
+        self._gold_rows: dict[str, list[dict[str, Any]]] = {}
+
+    async def one(self, mode: str, q: EvalQuestion, index: int) -> dict[str, Any]:
+        kind = self.bench.kind
+        t0 = time.perf_counter()
+        rec: dict[str, Any] = {"id": q.id, "qtype": q.qtype, "hops": q.meta.get("hops")}
+        try:
+            res = await self.c.qa.retrieve(
+                RetrieveRequest(question=q.question, namespace=self.ns, mode=mode, top_k=CURVE_K)
+            )
+        except AppError as exc:
+            rec.update(error=exc.code, latency_ms=1000 * (time.perf_counter() - t0))
+            return rec
+        rec["latency_ms"] = 1000 * (time.perf_counter() - t0)
+        rec["stages_ms"] = res.timings_ms
+        if kind == "passages":
+            ranked = M.dedupe(it.source.title or it.source.node_name or it.id for it in res.items)
+            rec["metrics"] = score_passages(ranked, q)
+            rec["curve"] = curve(ranked, q.support)
+        elif kind == "kg":
+            ranked = M.dedupe(it.node.name for it in res.items if it.node is not None)
+            rec["metrics"] = score_answers(ranked, q)
+            rec["curve"] = curve(ranked, q.answers)
+        else:
+            rec["metrics"] = await self._score_cypher(res.trace, q)
+            ranked = []
+        rec["ranked"] = ranked[:10]
+        if self.answer_limit and index < self.answer_limit and kind != "cypher":
+            ask = await self.c.qa.ask(AskRequest(question=q.question, namespace=self.ns, mode=mode))
+            answer = ask.answer or ""
+            rec["answer"] = answer
+            rec["metrics"] |= {
+                "answer_em": M.exact_match(answer, q.answers),
+                "answer_f1": M.token_f1(answer, q.answers),
+                "answer_rougeL": M.rouge_l(answer, q.answers),
+                "answer_contains": M.contains_answer(answer, q.answers),
+            }
+        return rec
+
+    async def _score_cypher(self, trace: dict[str, Any], q: EvalQuestion) -> dict[str, float]:
+        gold_q = q.meta["cypher"]
+        if gold_q not in self._gold_rows:
+            self._gold_rows[gold_q] = await self.c.graph.read(self.ns, gold_q, max_rows=100_000)
+        cy = trace.get("cypher")
+        if not cy or cy.get("query") is None:
+            return {"executable": 0.0, "execution_accuracy": 0.0, "produced_query": 0.0}
+        ok = cy.get("error") is None
+        return {
+            "produced_query": 1.0,
+            "executable": 1.0 if ok else 0.0,
+            "execution_accuracy": 1.0 if ok and results_equal(cy.get("rows", []), self._gold_rows[gold_q]) else 0.0,
+        }
+
+
+# --- aggregation and reports ------------------------------------------------------------------------------------
 def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
-    keys = rows[0].keys() if rows else []
-    return {k: round(100 * sum(r[k] for r in rows) / len(rows), 2) for k in keys}
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    return {k: round(100 * sum(r[k] for r in rows if k in r) / max(1, sum(k in r for r in rows)), 2) for k in keys}
+
+
+def aggregate(records: list[dict[str, Any]]) -> dict[str, Any]:
+    ok = [r for r in records if "metrics" in r]
+    by_type: dict[str, list[dict[str, float]]] = defaultdict(list)
+    by_hops: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for r in ok:
+        by_type[r["qtype"] or "all"].append(r["metrics"])
+        if r.get("hops") is not None:
+            by_hops[f"{r['hops']}-hop"].append(r["metrics"])
+    stages: dict[str, list[float]] = defaultdict(list)
+    for r in ok:
+        for k, v in r.get("stages_ms", {}).items():
+            stages[k].append(v)
+    lat = [r["latency_ms"] for r in records]
+    curves = [r["curve"] for r in ok if "curve" in r]
+    return {
+        "n": len(records),
+        "errors": dict(Counter(r["error"] for r in records if "error" in r)),
+        "overall": _mean([r["metrics"] for r in ok]),
+        "by_hops": {k: _mean(v) for k, v in sorted(by_hops.items())},
+        "by_type": {k: _mean(v) for k, v in sorted(by_type.items())},
+        "latency_ms": {f"p{p}": round(M.percentile(lat, p), 2) for p in (50, 95, 99)},
+        "stage_ms": {k: {f"p{p}": round(M.percentile(v, p), 2) for p in (50, 95)} for k, v in sorted(stages.items())},
+        "curve": [round(100 * sum(c[i] for c in curves) / len(curves), 2) for i in range(CURVE_K)] if curves else [],
+    }
 
 
 def to_markdown(report: dict[str, Any]) -> str:
+    kind = report["kind"]
+    main = MAIN_METRIC[kind]
     lines = [
         f"# {report['dataset']} — {report['timestamp']}",
         "",
-        f"{report['questions']} questions, namespace `{report['namespace']}`, "
+        f"{report['questions']} questions (seed {report['seed']}), namespace `{report['namespace']}`; "
         f"ingest {report['ingest']['seconds']:.1f}s ({json.dumps(report['ingest']['counts'])}).",
         "",
     ]
     for mode, r in report["modes"].items():
-        lines += [
-            f"## mode `{mode}`",
-            "",
-            "| metric | all | " + " | ".join(r["by_type"]) + " |",
-            "|---|---|" + "---|" * len(r["by_type"]),
-        ]
-        for metric, value in r["overall"].items():
-            lines.append(
-                f"| {metric} | {value:.1f} | " + " | ".join(f"{t[metric]:.1f}" for t in r["by_type"].values()) + " |"
-            )
+        overall = r["overall"]
+        cols = r["by_hops"] or (r["by_type"] if 1 < len(r["by_type"]) <= 6 else {})
+        lines += [f"## mode `{mode}`", "", "| metric | all |" + "".join(f" {c} |" for c in cols)]
+        lines.append("|---|---|" + "---|" * len(cols))
+        for k in overall:
+            cells = "".join(f" {h.get(k, float('nan')):.1f} |" for h in cols.values())
+            lines.append(f"| {k} | {overall[k]:.1f} |{cells}")
+        if len(r["by_type"]) > 1:
+            lines += ["", f"By question type ({main}):", "", "| type | n | " + main + " |", "|---|---|---|"]
+            counts = r.get("type_counts", {})
+            lines += [f"| {t} | {counts.get(t, '')} | {m.get(main, 0):.1f} |" for t, m in r["by_type"].items()]
         lat = r["latency_ms"]
+        stages = ", ".join(f"{k} {v['p50']:.0f}/{v['p95']:.0f}" for k, v in r["stage_ms"].items())
         lines += [
             "",
-            f"Latency (ms): p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, p99 {lat['p99']:.0f}; "
-            "stages p50: " + ", ".join(f"{k} {v:.0f}" for k, v in r["stage_p50_ms"].items()),
-            "",
+            f"Latency ms p50/p95/p99: {lat['p50']:.0f}/{lat['p95']:.0f}/{lat['p99']:.0f}; stages p50/p95: {stages}.",
         ]
-    return "\n".join(lines)
+        if r["errors"]:
+            lines.append(f"Errors: {json.dumps(r['errors'])}.")
+        lines.append("")
+    for mode, why in report.get("skipped_modes", {}).items():
+        lines.append(f"Mode `{mode}` not evaluated here: {why}.")
+    for name in report.get("plots", []):
+        lines.append(f"![{name}]({name})")
+    return "\n".join(lines) + "\n"
+
+
+def write_plots(report: dict[str, Any], out_dir: Path, stamp: str) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = []
+    main = MAIN_METRIC[report["kind"]]
+    modes = report["modes"]
+    groups = (next(iter(modes.values()))["by_hops"] or next(iter(modes.values()))["by_type"]) if modes else {}
+    if groups:
+        fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(groups) * len(modes)), 4))
+        width = 0.8 / max(1, len(modes))
+        for i, (mode, r) in enumerate(modes.items()):
+            table = r["by_hops"] or r["by_type"]
+            xs = range(len(groups))
+            ax.bar([x + i * width for x in xs], [table.get(g, {}).get(main, 0) for g in groups], width, label=mode)
+        ax.set_xticks([x + width * (len(modes) - 1) / 2 for x in range(len(groups))])
+        ax.set_xticklabels(list(groups), rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel(main)
+        ax.set_ylim(0, 100)
+        ax.set_title(f"{report['dataset']}: {main} by type")
+        ax.legend()
+        fig.tight_layout()
+        name = f"{stamp}-by-type.png"
+        fig.savefig(out_dir / name, dpi=90)
+        plt.close(fig)
+        names.append(name)
+    if any(r["curve"] for r in modes.values()):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for mode, r in modes.items():
+            if r["curve"]:
+                ax.plot(range(1, len(r["curve"]) + 1), r["curve"], marker=".", label=mode)
+        ax.set_xlabel("context size (items)")
+        ax.set_ylabel("recall of the gold set (%)")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"{report['dataset']}: cumulative recall by context size")
+        ax.legend()
+        fig.tight_layout()
+        name = f"{stamp}-by-context-size.png"
+        fig.savefig(out_dir / name, dpi=90)
+        plt.close(fig)
+        names.append(name)
+    return names
+
+
+def write_latest(reports_dir: Path) -> Path:
+    """``reports/latest.md``: the newest report of every data set, one section each."""
+    parts = ["# Latest evaluation reports", "", "Newest run per data set (`make eval` refreshes this file).", ""]
+    for d in sorted(p for p in reports_dir.iterdir() if p.is_dir() and p.name != "bench"):
+        mds = sorted(d.glob("*.md"))
+        if mds:
+            body = mds[-1].read_text().replace("](", f"]({d.name}/").replace("# ", "## ", 1)
+            parts += [body.replace(f"]({d.name}/http", "](http"), ""]
+    latest = reports_dir / "latest.md"
+    latest.write_text("\n".join(parts))
+    return latest
+
+
+# --- the run ----------------------------------------------------------------------------------------------------
+class RunLog:
+    """Per-question results of one run configuration, one JSON line each (what makes runs resumable)."""
+
+    @staticmethod
+    def load(path: Path) -> dict[str, dict[str, Any]]:
+        if not path.exists():
+            return {}
+        recs = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+        return {r["id"]: r for r in recs}
+
+    @staticmethod
+    def append(path: Path, rec: dict[str, Any]) -> None:
+        with open(path, "a") as fh:
+            fh.write(json.dumps(rec) + "\n")
+
+
+async def _ingest(c: Container, bench: Benchmark, ns: str) -> dict[str, Any]:
+    bar = tqdm(desc=f"ingest {bench.name}", file=sys.stderr, unit="it")
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar.set_description(f"ingest {bench.name}: {stage}")
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        if bench.kg is not None:
+            r = await c.ingestor.ingest_path(
+                ns, bench.kg.format, bench.kg.path, labels_path=bench.kg.labels, progress=progress
+            )
+        elif bench.script is not None:
+            r = await c.ingestor.ingest_path(ns, "cypher", bench.script, progress=progress)
+        else:
+            r = await c.ingestor.ingest_documents(ns, bench.corpus, progress=progress)
+    finally:
+        bar.close()
+    return {"counts": r.counts, "seconds": r.seconds}
 
 
 async def run_eval(
@@ -77,59 +320,64 @@ async def run_eval(
     limit: int | None,
     namespace: str | None,
     reports_dir: Path,
+    seed: int = 13,
+    answer_limit: int = 0,
+    fresh: bool = False,
 ) -> dict[str, Any]:
     bench = load_benchmark(dataset, path)
+    modes = available_modes() if modes == ["all"] else modes
     ns = namespace or dataset
-    questions = bench.questions[:limit] if limit else bench.questions
-    c = await Container.start(settings, with_llm=False)
+    questions = sample_questions(bench, limit, seed)
+    out_dir = reports_dir / dataset
+    runs_dir = out_dir / ".runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    c = await Container.start(settings, with_llm=True)
     try:
-        bar = tqdm(desc=f"ingest {dataset}", file=sys.stderr, unit="it")
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.set_description(f"ingest {dataset}: {stage}")
-            bar.total = total
-            bar.update(done - bar.n)
-
-        ingest = await c.ingestor.ingest_documents(ns, bench.corpus, progress=progress)
-        bar.close()
+        ingest = await _ingest(c, bench, ns)
+        ev = Evaluator(c, bench, ns, answer_limit)
+        stamp = time.strftime("%Y%m%dT%H%M%S")
         report: dict[str, Any] = {
             "dataset": dataset,
+            "kind": bench.kind,
             "namespace": ns,
             "questions": len(questions),
-            "timestamp": time.strftime("%Y%m%dT%H%M%S"),
-            "ingest": {"counts": ingest.counts, "seconds": ingest.seconds},
-            "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
+            "seed": seed,
+            "timestamp": stamp,
+            "ingest": ingest,
             "modes": {},
-            "per_question": {},
+            "machine": {"python": platform.python_version(), "platform": platform.platform()},
+            "settings": {
+                "embedder": c.embedder.model_name,
+                "llm": getattr(c.llm, "model_name", None),
+                "reranker": settings.reranker.model,
+            },
         }
         for mode in modes:
-            rows, by_type, latencies = [], defaultdict(list), []
-            stages: dict[str, list[float]] = defaultdict(list)
-            per_q = []
-            for q in tqdm(questions, desc=f"{dataset}/{mode}", file=sys.stderr):
-                t0 = time.perf_counter()
-                res = await c.qa.retrieve(RetrieveRequest(question=q.question, namespace=ns, mode=mode, top_k=max(KS)))
-                latencies.append(1000 * (time.perf_counter() - t0))
-                for k, v in res.timings_ms.items():
-                    stages[k].append(v)
-                ranked = M.dedupe(_titles(res.items))
-                s = score_passages(ranked, q)
-                rows.append(s)
-                by_type[q.qtype or "all"].append(s)
-                per_q.append({"id": q.id, "qtype": q.qtype, "ranked": ranked[:10], "gold": q.support, **s})
-            report["modes"][mode] = {
-                "overall": _mean(rows),
-                "by_type": {t: _mean(r) for t, r in sorted(by_type.items())},
-                "latency_ms": {f"p{p}": round(M.percentile(latencies, p), 2) for p in (50, 95, 99)},
-                "stage_p50_ms": {k: round(M.percentile(v, 50), 2) for k, v in stages.items()},
-            }
-            report["per_question"][mode] = per_q
+            if bench.kind == "cypher" and not c.retrievers.get_mode(mode).produces_cypher:
+                report.setdefault("skipped_modes", {})[mode] = "does not produce Cypher queries"
+                continue
+            key = hashlib.sha1(
+                json.dumps([dataset, ns, mode, limit, seed, answer_limit, str(path)]).encode()
+            ).hexdigest()[:12]
+            run_file = runs_dir / f"{mode}-{key}.jsonl"
+            if fresh and run_file.exists():
+                run_file.unlink()
+            done = RunLog.load(run_file)
+            for i, q in enumerate(tqdm(questions, desc=f"{dataset}/{mode}", file=sys.stderr)):
+                if q.id not in done:
+                    done[q.id] = await ev.one(mode, q, i)
+                    RunLog.append(run_file, done[q.id])
+            records = [done[q.id] for q in questions]
+            agg = aggregate(records)
+            agg["type_counts"] = dict(Counter(r["qtype"] or "all" for r in records))
+            report["modes"][mode] = agg
+        report["plots"] = write_plots(report, out_dir, stamp)
+        report["per_question"] = {m: "see .runs/" for m in modes}
     finally:
         await c.close()
-    out_dir = reports_dir / dataset
-    out_dir.mkdir(parents=True, exist_ok=True)
     md = to_markdown(report)
-    (out_dir / f"{report['timestamp']}.json").write_text(json.dumps(report, indent=2))
-    (out_dir / f"{report['timestamp']}.md").write_text(md)
+    (out_dir / f"{stamp}.json").write_text(json.dumps(report, indent=2))
+    (out_dir / f"{stamp}.md").write_text(md)
+    write_latest(reports_dir)
     report["markdown"] = md
     return report

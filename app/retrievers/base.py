@@ -48,6 +48,8 @@ class RunContext:
 class Retriever(ABC):
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    produces_cypher: ClassVar[bool] = False
+    """True for modes that answer by executing a Cypher query (``trace["cypher"]``: query, rows, error)."""
 
     def __init__(self, deps: RetrieverDeps) -> None:
         self.deps = deps

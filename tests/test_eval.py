@@ -1,0 +1,141 @@
+"""Evaluation harness: loaders on small hand-made files, sampling, execution accuracy, and a resumable run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.eval.loaders import load_benchmark, load_kgqa, load_metaqa, load_text2cypher
+from app.eval.runner import RunLog, results_equal, run_eval, sample_questions
+from tests.conftest import make_settings
+
+
+def write_metaqa(root: Path) -> None:
+    root.mkdir()
+    (root / "kb_reconstructed.txt").write_text(
+        "Kismet|directed_by|William Dieterle\nBlockade|directed_by|William Dieterle\n"
+    )
+    lines = [f"who directed [Kismet] {i}\tWilliam Dieterle" for i in range(12)]
+    (root / "1-hop_qa_dev.txt").write_text("\n".join(lines) + "\n")
+    (root / "1-hop_qa_dev_qtype.txt").write_text("\n".join(["movie_to_director"] * 12) + "\n")
+    (root / "2-hop_qa_dev.txt").write_text("which films share the director of [Kismet]\tBlockade\n")
+    consistent = {"1-hop_qa_dev": [0, 1, 2, 5, 10, 11], "2-hop_qa_dev": [0]}
+    (root / "kb_consistent_dev_lines.json").write_text(json.dumps({"description": "", "lines": consistent}))
+
+
+def test_metaqa_loader_strips_brackets_and_splits_validation_from_train(tmp_path: Path) -> None:
+    write_metaqa(tmp_path / "m")
+    val = load_metaqa(tmp_path / "m", part="validation")
+    assert [q.id for q in val.questions] == ["1hop-0", "1hop-5", "1hop-10", "2hop-0"]
+    q = val.questions[0]
+    assert q.question == "who directed Kismet 0" and q.meta["topic_entity"] == "Kismet"
+    assert q.answers == ["William Dieterle"] and q.qtype == "movie_to_director" and q.meta["hops"] == 1
+    train = load_metaqa(tmp_path / "m", part="train")
+    assert [q.id for q in train.questions] == ["1hop-1", "1hop-2", "1hop-11"]  # never a multiple of 5
+    assert val.kind == "kg" and val.kg is not None and val.kg.format == "metaqa"
+
+
+def test_kgqa_and_text2cypher_loaders(tmp_path: Path) -> None:
+    (tmp_path / "kb.txt").write_text("a\tr\tb\n")
+    (tmp_path / "PQ-2H.txt").write_text("what is x of y\tb/c/\ty#r#b#r2#c\n")
+    bench = load_kgqa(tmp_path)
+    assert bench.questions[0].answers == ["b", "c"] and bench.questions[0].qtype == "2hop"
+    t = tmp_path / "t2c"
+    t.mkdir()
+    (t / "movies.cypher").write_text("CREATE (:Movie {title: 'X'});\n")
+    (t / "q.csv").write_text(
+        "question,cypher,type,database,syntax_error,timeout,returns_results,false_schema\n"
+        "ok,MATCH (m:Movie) RETURN m.title,Simple,movies,False,False,True,\n"
+        "broken,MATCH (m RETURN m,Simple,movies,True,False,False,\n"
+        "empty,MATCH (m:Movie {title: 'Y'}) RETURN m,Simple,movies,False,False,False,\n"
+        "offschema,MATCH (m:Movie) RETURN m.rating,Simple,movies,False,False,True,Movie.rating\n"
+    )
+    tc = load_text2cypher(t)
+    assert [q.question for q in tc.questions] == ["ok"] and tc.kind == "cypher"
+
+
+def test_sampling_is_stratified_by_hops_and_seeded(tmp_path: Path) -> None:
+    write_metaqa(tmp_path / "m")
+    bench = load_metaqa(tmp_path / "m", part="all")
+    a = sample_questions(bench, 2, seed=1)
+    assert [q.meta["hops"] for q in a] == [1, 1, 2]
+    assert [q.id for q in a] == [q.id for q in sample_questions(bench, 2, seed=1)]
+
+
+def test_execution_accuracy_compares_row_multisets() -> None:
+    gold = [{"p.name": "A", "m.title": "X"}, {"p.name": "B", "m.title": "Y"}]
+    assert results_equal([{"t": "Y", "n": "B"}, {"t": "X", "n": "A"}], gold)  # names and order do not matter
+    assert not results_equal([{"n": "A", "t": "X"}], gold)
+    assert not results_equal([{"n": "A", "t": "X"}] * 2 + [{"n": "B", "t": "Y"}], gold)  # multiplicity counts
+    assert results_equal([{"c": 1}], [{"count(*)": 1}]) and not results_equal([{"c": 1}], [{"c": "1"}])
+
+
+async def test_a_run_writes_reports_and_resumes(tmp_path: Path) -> None:
+    data = tmp_path / "hp"
+    data.mkdir()
+    corpus = {
+        "Drummel Viaduct": ["The Drummel Viaduct has 27 arches."],
+        "Harl Tunnel": ["The Harl Tunnel is 3,140 metres long."],
+        "Kestrel Class": ["The Kestrel Class was designed by Aurelia Quenby."],
+    }
+    (data / "x_corpus.json").write_text(json.dumps(corpus))
+    qs = [
+        {
+            "_id": "q1",
+            "question": "How many arches has the Drummel Viaduct?",
+            "answer": "27",
+            "supporting_facts": [["Drummel Viaduct", 0]],
+            "type": "bridge",
+        },
+        {
+            "_id": "q2",
+            "question": "Who designed the Kestrel Class?",
+            "answer": "Aurelia Quenby",
+            "supporting_facts": [["Kestrel Class", 0]],
+            "type": "comparison",
+        },
+    ]
+    (data / "x.json").write_text(json.dumps(qs))
+    assert load_benchmark("hotpotqa", data).kind == "passages"
+    settings = make_settings(tmp_path / "d")
+    reports = tmp_path / "reports"
+    rep = await run_eval(
+        settings, dataset="hotpotqa", path=data, modes=["vector"], limit=None, namespace="hp", reports_dir=reports
+    )
+    overall = rep["modes"]["vector"]["overall"]
+    assert overall["recall@1"] == 100.0 and overall["mrr"] == 100.0
+    assert rep["modes"]["vector"]["curve"][0] == 100.0
+    stamp = rep["timestamp"]
+    for suffix in (".json", ".md", "-by-type.png", "-by-context-size.png"):
+        assert (reports / "hotpotqa" / f"{stamp}{suffix}").exists()
+    assert "recall@5" in (reports / "latest.md").read_text()
+    # resume: the per-question log is reused, not recomputed
+    (run_file,) = (reports / "hotpotqa" / ".runs").glob("vector-*.jsonl")
+    recs = RunLog.load(run_file)
+    recs["q1"]["metrics"]["recall@1"] = 0.0  # a marker that only a reused record can carry
+    run_file.write_text("".join(json.dumps(r) + "\n" for r in recs.values()))
+    again = await run_eval(
+        settings, dataset="hotpotqa", path=data, modes=["vector"], limit=None, namespace="hp", reports_dir=reports
+    )
+    assert again["modes"]["vector"]["overall"]["recall@1"] == 50.0
+    fresh = await run_eval(
+        settings,
+        dataset="hotpotqa",
+        path=data,
+        modes=["vector"],
+        limit=None,
+        namespace="hp",
+        reports_dir=reports,
+        fresh=True,
+    )
+    assert fresh["modes"]["vector"]["overall"]["recall@1"] == 100.0
+
+
+@pytest.mark.parametrize("name", ["nope"])
+def test_unknown_dataset(name: str, tmp_path: Path) -> None:
+    from app.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="unknown dataset"):
+        load_benchmark(name, tmp_path)
