@@ -125,7 +125,7 @@ def ask(
     s = _settings(data_dir)
 
     async def run() -> Any:
-        c = await Container.start(s, with_llm=not retrieve_only)
+        c = await Container.start(s)  # text2cypher modes need the model even for retrieval
         try:
             if retrieve_only:
                 return await c.qa.retrieve(RetrieveRequest(**body))
@@ -133,7 +133,13 @@ def ask(
         finally:
             await c.close()
 
-    typer.echo(asyncio.run(run()).model_dump_json(indent=2))
+    from app.errors import AppError
+
+    try:
+        typer.echo(asyncio.run(run()).model_dump_json(indent=2))
+    except AppError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from exc
 
 
 @cli.command("eval")
@@ -186,6 +192,60 @@ def bench(
     qs = [json.loads(line)["question"] for line in questions.read_text().splitlines() if line.strip()]
     out = asyncio.run(run_bench(s, namespace=namespace, questions=qs, repeat=repeat, reports_dir=reports_dir))
     typer.echo(out["markdown"])
+
+
+@cli.command()
+def synth(
+    metaqa: Annotated[Path, typer.Option(help="MetaQA folder.")] = Path("../shared/data/metaqa"),
+    out: Annotated[Path, typer.Option(help="Output JSONL of (question, best Cypher) pairs.")] = Path(
+        "var/training/metaqa-pairs.jsonl"
+    ),
+    per_hop: Annotated[int, typer.Option(help="Training questions sampled per hop count.")] = 600,
+    namespace: Annotated[str, typer.Option()] = "metaqa",
+    concurrency: Annotated[int, typer.Option()] = 4,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Best-Cypher training pairs from MetaQA dev lines that are not validation lines (resumable)."""
+    from app.training.synth import synthesize
+
+    s = _settings(data_dir)
+    stats = asyncio.run(
+        synthesize(s, metaqa_dir=metaqa, namespace=namespace, out=out, per_hop=per_hop, concurrency=concurrency)
+    )
+    typer.echo(json.dumps(stats, indent=2))
+
+
+@cli.command()
+def train(
+    pairs: Annotated[Path, typer.Option(help="JSONL from `synth`.")] = Path("var/training/metaqa-pairs.jsonl"),
+    out: Annotated[Path, typer.Option(help="Adapter folder.")] = Path("var/adapters/text2cypher-metaqa"),
+    epochs: Annotated[float, typer.Option()] = 2.0,
+    batch_size: Annotated[int, typer.Option()] = 8,
+    lr: Annotated[float, typer.Option()] = 3e-4,
+    rank: Annotated[int, typer.Option()] = 16,
+    max_examples: Annotated[int | None, typer.Option()] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """LoRA fine-tuning of the local text2cypher model (CPU); load it with GRAPHRAG_TEXT2CYPHER__ADAPTER."""
+    from app.llm.local import ensure_converted_smollm2
+    from app.training.lora import train_lora
+    from app.training.synth import schema_file
+
+    s = _settings(data_dir)
+    base = Path(s.llm.model) if s.llm.model else ensure_converted_smollm2(s.model_cache_dir)
+    stats = train_lora(
+        base_model=base,
+        pairs_file=pairs,
+        schema_file=schema_file(pairs),
+        out_dir=out,
+        epochs=epochs,
+        batch_size=batch_size,
+        lr=lr,
+        rank=rank,
+        threads=s.llm.threads,
+        max_examples=max_examples,
+    )
+    typer.echo(json.dumps(stats, indent=2))
 
 
 @cli.command()

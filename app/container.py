@@ -44,6 +44,7 @@ class Container:
     ingestor: Ingestor
     lock: DataDirLock | None = None
     notes: list[str] = field(default_factory=list)
+    extra_llms: list[Any] = field(default_factory=list)
     """Start-up facts worth showing to operators (e.g. which reranker is in use)."""
 
     @classmethod
@@ -57,6 +58,7 @@ class Container:
         )
         llm = build_llm(settings) if with_llm else None
         notes: list[str] = []
+        extra_llms: list[Any] = []
         try:
             if lock is not None:
                 lock.acquire()
@@ -77,15 +79,34 @@ class Container:
                     "reranker: none configured (GRAPHRAG_RERANKER__MODEL unset); "
                     "results are ranked by dense cosine similarity"
                 )
-            deps = RetrieverDeps(settings, graph, vectors, embedder, llm, reranker)
+            t2c_llm = None
+            if with_llm and settings.text2cypher.adapter is not None and settings.llm.backend == "local":
+                from app.llm.local import LocalLLM
+
+                t2c_llm = LocalLLM(
+                    settings.llm.model,
+                    models_dir=settings.model_cache_dir,
+                    timeout_s=settings.llm.timeout_s,
+                    max_queue=settings.llm.max_queue,
+                    threads=settings.llm.threads,
+                    adapter=settings.text2cypher.adapter,
+                )
+                await t2c_llm.start()
+                extra_llms.append(t2c_llm)
+                notes.append(f"text2cypher: LoRA adapter {settings.text2cypher.adapter}")
+            deps = RetrieverDeps(settings, graph, vectors, embedder, llm, reranker, t2c_llm)
             retrievers = Retrievers(build_retrievers(deps, modes))
             for r in retrievers.values():
                 await r.warm_up()
         except BaseException:
+            for extra in extra_llms:
+                await extra.close()
             await _close_all(graph, vectors, embedder, llm, lock)
             raise
         for n in notes:
             log.info("%s", n)
+        ingestor = Ingestor(settings, graph, vectors, embedder)
+        ingestor.on_change += [r.invalidate for r in retrievers.values()]
         return cls(
             settings=settings,
             graph=graph,
@@ -95,12 +116,15 @@ class Container:
             reranker=reranker,
             retrievers=retrievers,
             qa=QAService(settings, retrievers, llm),
-            ingestor=Ingestor(settings, graph, vectors, embedder),
+            ingestor=ingestor,
             lock=lock,
             notes=notes,
+            extra_llms=extra_llms,
         )
 
     async def close(self) -> None:
+        for extra in self.extra_llms:
+            await extra.close()
         await _close_all(self.graph, self.vectors, self.embedder, self.llm, self.lock)
 
 

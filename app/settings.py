@@ -120,6 +120,28 @@ class RetrievalSettings(BaseModel):
     facts_per_entity: int = Field(12, ge=1, le=200)
 
 
+class Text2CypherSettings(BaseModel):
+    """Grounded text2cypher (GraphRAFT) and the free text2cypher baseline."""
+
+    max_mentions: int = Field(3, ge=1, le=20)
+    """Entity mentions linked per question (each may match several nodes)."""
+    max_hops: int = Field(3, ge=1, le=4)
+    max_candidates: int = Field(5000, ge=1, le=200_000)
+    """Bound on candidate queries per question (enumeration stops there and the trace says so)."""
+    prune_empty: bool = True
+    """Drop candidates that return nothing (existence queries, breadth-first)."""
+    decoding: Literal["auto", "exact", "beam"] = "auto"
+    """``exact``: score every candidate (shared prompt KV cache); ``beam``: beam search under the trie mask;
+    ``auto``: exact up to ``exact_max_candidates``, beam above."""
+    exact_max_candidates: int = Field(400, ge=1)
+    top_m: int = Field(5, ge=1, le=50)
+    max_answers: int = Field(20, ge=1, le=1000)
+    adapter: Path | None = None
+    """LoRA adapter folder (``make train-text2cypher``) loaded on top of the local model for text2cypher only."""
+    free_max_new_tokens: int = Field(128, ge=8, le=1024)
+    """Generation budget of the free text2cypher baseline."""
+
+
 class IngestSettings(BaseModel):
     chunk_chars: int = Field(1024, ge=100)
     chunk_overlap: float = Field(0.2, ge=0.0, lt=0.9)
@@ -162,6 +184,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     reranker: RerankerSettings = Field(default_factory=RerankerSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    text2cypher: Text2CypherSettings = Field(default_factory=Text2CypherSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
 

@@ -80,6 +80,12 @@ class Ingestor:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self.on_change: list[Callable[[str], None]] = []
+        """Called with the namespace after every ingest (retrievers drop their caches)."""
+
+    def _changed(self, namespace: str) -> None:
+        for callback in self.on_change:
+            callback(namespace)
 
     # --- public entry points --------------------------------------------------------------------------------
     async def ingest_path(
@@ -182,6 +188,7 @@ class Ingestor:
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
         INGESTED.labels(kind="triples").inc(len(seen))
         report.seconds = round(time.perf_counter() - t0, 3)
+        self._changed(namespace)
         return report
 
     async def ingest_documents(
@@ -257,6 +264,7 @@ class Ingestor:
         await self._embed_and_upsert(namespace, "chunks", points, lambda p: p.payload["text"], report, progress)
         INGESTED.labels(kind="documents").inc(len(pages))
         report.seconds = round(time.perf_counter() - t0, 3)
+        self._changed(namespace)
         return report
 
     async def ingest_cypher(self, namespace: str, script: str, *, progress: Progress = _noop) -> IngestReport:
@@ -300,6 +308,7 @@ class Ingestor:
         report.add("entities", len(entities))
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
         report.seconds = round(time.perf_counter() - t0, 3)
+        self._changed(namespace)
         return report
 
     # --- vectors --------------------------------------------------------------------------------------------

@@ -40,3 +40,25 @@ class LLM(Protocol):
         self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0
     ) -> AsyncIterator[str]:
         """Yield text pieces as they are generated; closing the iterator cancels generation."""
+
+
+@dataclass
+class RankedQuery:
+    index: int
+    """Position in the candidate list given to ``choose``."""
+    text: str
+    logprob: float
+    """log P(candidate + EOS | prompt) under the model."""
+
+
+@runtime_checkable
+class GroundedChooser(Protocol):
+    """A model that picks among enumerated candidate queries under the token-trie constraint."""
+
+    model_name: str
+
+    async def choose(
+        self, messages: Sequence[Message], candidates: Sequence[str], *, top_m: int, method: str
+    ) -> list[RankedQuery]:
+        """Top-m distinct candidates with log-probabilities, best first. ``method``: ``exact`` (score every
+        candidate, prompt KV cache shared) or ``beam`` (beam search under the trie mask)."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError
-from app.llm.base import Generation, Message
+from app.llm.base import Generation, Message, RankedQuery
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +91,10 @@ class LocalLLM:
         timeout_s: float = 120.0,
         max_queue: int = 8,
         threads: int | None = None,
+        adapter: Path | None = None,
     ) -> None:
         self._configured = model
+        self.adapter = adapter
         self.models_dir = models_dir
         self.timeout_s = timeout_s
         self.threads = threads
@@ -105,6 +107,9 @@ class LocalLLM:
     def warm_up(self) -> None:
         if self.model is not None:
             return
+        self._load()
+
+    def _load(self) -> None:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -114,8 +119,13 @@ class LocalLLM:
         self.model_path = path
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         self.model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
+        if self.adapter is not None:
+            from peft import PeftModel
+
+            self.model = PeftModel.from_pretrained(self.model, str(self.adapter))
+            self.model_name = f"{self.model_name}+{self.adapter.name}"
         self.model.eval()
-        log.info("local LLM loaded from %s", path)
+        log.info("local LLM loaded from %s%s", path, f" with LoRA adapter {self.adapter}" if self.adapter else "")
 
     async def start(self) -> None:
         await asyncio.to_thread(self.warm_up)
@@ -171,6 +181,28 @@ class LocalLLM:
             )
         finally:
             cancel.set()  # stops the worker thread early when the caller was cancelled or timed out
+
+    def _choose_sync(
+        self, messages: Sequence[Message], candidates: Sequence[str], top_m: int, method: str
+    ) -> list[RankedQuery]:
+        import torch
+
+        from app.llm.constrained import grounded_generate, top_m_exact
+
+        self.warm_up()
+        with torch.inference_mode():
+            if method == "exact":
+                ranked = top_m_exact(self.model, self.tokenizer, list(messages), candidates, top_m=top_m)
+            else:
+                ranked = grounded_generate(self.model, self.tokenizer, list(messages), candidates, top_m=top_m)
+        return [RankedQuery(r.index, r.text, r.logprob) for r in ranked]
+
+    async def choose(
+        self, messages: Sequence[Message], candidates: Sequence[str], *, top_m: int, method: str
+    ) -> list[RankedQuery]:
+        return await self._executor.run(
+            self._choose_sync, messages, list(candidates), top_m, method, timeout_s=self.timeout_s
+        )
 
     async def stream(
         self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0

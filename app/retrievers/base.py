@@ -30,6 +30,8 @@ class RetrieverDeps:
     embedder: Embedder
     llm: LLM | None = None
     reranker: Any = None
+    text2cypher_llm: Any = None
+    """A separate model for text2cypher (the local model with a LoRA adapter), when configured."""
 
 
 @dataclass
@@ -57,6 +59,9 @@ class Retriever(ABC):
 
     async def warm_up(self) -> None:  # noqa: B027 - an optional hook, empty by default
         """Heavy, idempotent preparation (loading models, compiling tables)."""
+
+    def invalidate(self, namespace: str) -> None:  # noqa: B027 - an optional hook, empty by default
+        """Drop anything cached about ``namespace`` (called after every ingest into it)."""
 
     async def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
         query = RetrievalQuery.model_validate(query.model_dump())

@@ -17,7 +17,7 @@ def register(cls: type[Retriever]) -> type[Retriever]:
 
 def _load_builtin() -> None:
     # importing the modules registers their classes
-    from app.retrievers import vector  # noqa: F401
+    from app.retrievers import free_cypher, text2cypher, vector  # noqa: F401
 
 
 def available_modes() -> list[str]:

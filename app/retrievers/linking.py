@@ -1,0 +1,184 @@
+"""Entity recognition and linking (GraphRAFT step 1).
+
+Mentions are found by n-gram matching against the namespace's entity names (exact, case-insensitive; an exact-case
+match and longer spans rank higher; overlapping spans give way to longer ones). Mentions with no exact match fall
+back to vector similarity: each *mention* (a capitalised or quoted span, else the question's content words) is
+embedded and searched in the ``entities`` collection. Each link names the node (display value, labels, the property
+holding the value) and a score.
+
+The name index is read from the graph once per namespace and dropped when the namespace is re-ingested.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.cypher.queries import ident
+from app.models.embedder import Embedder
+from app.stores.graph.base import GraphStore, visible_labels
+from app.stores.vector.base import VectorStore, collection_name
+
+_STOP = """a an the of in on at to for from by with and or is are was were be been it its this that these those as
+what which who whom whose when where how why did do does done has have had film films movie movies"""
+STOPWORDS = frozenset(_STOP.split())
+NAMES_QUERY = (
+    "MATCH (n) WHERE n.name IS NOT NULL OR n.title IS NOT NULL "
+    "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels, "
+    "CASE WHEN n.name IS NULL THEN 'title' ELSE 'name' END AS key"
+)
+_TOKEN = re.compile(r"\S+")
+_TRAILING = ".,;:!?\"')]"
+_LEADING = "\"'(["
+
+
+@dataclass
+class EntityLink:
+    mention: str
+    name: str
+    labels: list[str]
+    key: str
+    score: float
+    method: Literal["exact", "vector"]
+    span: tuple[int, int] | None = None
+
+
+@dataclass
+class NameIndex:
+    """Lower-cased entity name -> [(name, labels, key)], plus each label's display property."""
+
+    by_lower: dict[str, list[tuple[str, list[str], str]]] = field(default_factory=dict)
+    display_keys: dict[str, str] = field(default_factory=dict)
+    max_tokens: int = 1
+
+
+class EntityLinker:
+    def __init__(
+        self,
+        graph: GraphStore,
+        vectors: VectorStore,
+        embedder: Embedder,
+        *,
+        max_mentions: int = 3,
+        per_mention: int = 3,
+        min_vector_score: float = 0.5,
+        max_index_rows: int = 5_000_000,
+    ) -> None:
+        self.graph = graph
+        self.vectors = vectors
+        self.embedder = embedder
+        self.max_mentions = max_mentions
+        self.per_mention = per_mention
+        self.min_vector_score = min_vector_score
+        self.max_index_rows = max_index_rows
+        self._indexes: dict[str, NameIndex] = {}
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def invalidate(self, namespace: str) -> None:
+        self._indexes.pop(namespace, None)
+
+    async def index(self, namespace: str) -> NameIndex:
+        if namespace in self._indexes:
+            return self._indexes[namespace]
+        async with self._locks[namespace]:
+            if namespace not in self._indexes:
+                rows = await self.graph.read(namespace, NAMES_QUERY, max_rows=self.max_index_rows, timeout_s=120)
+                idx = NameIndex()
+                keys: dict[str, Counter[str]] = defaultdict(Counter)
+                for r in rows:
+                    name, labels, key = str(r["name"]), visible_labels(r["labels"]), str(r["key"])
+                    idx.by_lower.setdefault(name.lower(), []).append((name, labels, key))
+                    idx.max_tokens = max(idx.max_tokens, len(name.split()))
+                    for lab in labels:
+                        keys[lab][key] += 1
+                idx.display_keys = {lab: c.most_common(1)[0][0] for lab, c in keys.items()}
+                idx.max_tokens = min(idx.max_tokens, 12)
+                self._indexes[namespace] = idx
+        return self._indexes[namespace]
+
+    def exact_mentions(self, question: str, idx: NameIndex) -> list[EntityLink]:
+        tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(question)]
+        found: list[EntityLink] = []
+        for i in range(len(tokens)):
+            for j in range(i, min(len(tokens), i + idx.max_tokens)):
+                start, end = tokens[i][0], tokens[j][1]
+                while start < end and question[start] in _LEADING:
+                    start += 1
+                span = question[start:end]
+                variants = {span, span.rstrip(_TRAILING)}
+                for text in variants:
+                    if not text or text.lower() not in idx.by_lower:
+                        continue
+                    if j == i and (text.lower() in STOPWORDS or len(text) < 2):
+                        continue
+                    s, e = start, start + len(text)
+                    for name, labels, key in idx.by_lower[text.lower()]:
+                        exact_case = name == text
+                        score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if text[:1].isupper() else 0.0)
+                        found.append(EntityLink(text, name, labels, key, score, "exact", (s, e)))
+        # longest / best-scoring first; a mention overlapping a better one is dropped
+        found.sort(key=lambda link: (-link.score, link.span or (0, 0)))
+        chosen: list[EntityLink] = []
+        for link in found:
+            assert link.span is not None
+            clash = any(c.span and link.span[0] < c.span[1] and c.span[0] < link.span[1] for c in chosen)
+            same_span = any(c.span == link.span for c in chosen)
+            if clash and not same_span:
+                continue
+            chosen.append(link)
+        return chosen
+
+    @staticmethod
+    def fallback_mentions(question: str) -> list[str]:
+        quoted = re.findall(r"\"([^\"]+)\"|'([^']{2,})'", question)
+        spans = [a or b for a, b in quoted]
+        caps = re.findall(r"(?:\b[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|la|von|van)?\s*[A-Z0-9][\w'&.-]*)*)", question)
+        spans += [c for c in caps if c.lower() not in STOPWORDS]
+        if not spans:
+            words = [w for w in re.findall(r"[\w'-]+", question) if w.lower() not in STOPWORDS]
+            spans = [" ".join(words)] if words else []
+        return list(dict.fromkeys(s.strip() for s in spans if s.strip()))
+
+    async def link(self, namespace: str, question: str) -> list[EntityLink]:
+        idx = await self.index(namespace)
+        exact = self.exact_mentions(question, idx)
+        mentions: list[EntityLink] = []
+        seen_spans: list[tuple[int, int]] = []
+        for link in exact:
+            if link.span not in seen_spans:
+                if len(seen_spans) >= self.max_mentions:
+                    continue
+                seen_spans.append(link.span or (0, 0))
+            mentions.append(link)
+        if mentions:
+            return mentions
+        coll = collection_name(namespace, "entities")
+        out: list[EntityLink] = []
+        for mention in self.fallback_mentions(question)[: self.max_mentions]:
+            vec = await self.embedder.embed_one(mention)
+            for hit in await self.vectors.search(coll, vec, top_k=self.per_mention):
+                if hit.score < self.min_vector_score:
+                    continue
+                name = str(hit.payload.get("name"))
+                for n, labels, key in idx.by_lower.get(name.lower(), []):
+                    if n == name:
+                        out.append(EntityLink(mention, name, labels, key, hit.score, "vector"))
+        out.sort(key=lambda link: -link.score)
+        return out
+
+    async def edges(self, namespace: str, link: EntityLink) -> set[tuple[str, str, str]]:
+        """The entity's actual ``(relationship type, direction, other label)`` edges (for pruning)."""
+        label = ident(link.labels[0], "label") if link.labels else None
+        node = f"(n:`{label}` {{`{ident(link.key, 'property')}`: $name}})" if label else "(n {name: $name})"
+        out_q = f"MATCH {node}-[r]->(m) RETURN DISTINCT type(r) AS t, labels(m) AS l"
+        in_q = f"MATCH {node}<-[r]-(m) RETURN DISTINCT type(r) AS t, labels(m) AS l"
+        outs, ins = await asyncio.gather(
+            self.graph.read(namespace, out_q, {"name": link.name}, max_rows=10_000),
+            self.graph.read(namespace, in_q, {"name": link.name}, max_rows=10_000),
+        )
+        edges = {(str(r["t"]), "out", lab) for r in outs for lab in visible_labels(r["l"])}
+        edges |= {(str(r["t"]), "in", lab) for r in ins for lab in visible_labels(r["l"])}
+        return edges

@@ -1,0 +1,138 @@
+"""LoRA fine-tuning of the local model on (question, best Cypher) pairs (GraphRAFT step 5b).
+
+The training example is exactly what the retriever scores at inference: the chat prompt built by
+``app.retrievers.text2cypher.build_messages`` followed by the candidate's tokens (as ``tokenize_candidates`` makes
+them) and EOS; the loss covers the candidate tokens and EOS only. The adapter is saved with peft and loaded by
+setting ``GRAPHRAG_TEXT2CYPHER__ADAPTER``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from app.stores.graph.base import GraphSchema, SchemaTriple
+
+
+def load_pairs(path: Path) -> list[dict[str, Any]]:
+    pairs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [p for p in pairs if p.get("cypher")]
+
+
+def schema_from_file(path: Path) -> GraphSchema:
+    raw = json.loads(path.read_text())
+    return GraphSchema(
+        labels=raw["labels"],
+        relationship_types=raw["relationship_types"],
+        property_keys=raw["property_keys"],
+        triples=[SchemaTriple(*t) for t in raw["triples"]],
+    )
+
+
+def train_lora(
+    *,
+    base_model: Path,
+    pairs_file: Path,
+    schema_file: Path,
+    out_dir: Path,
+    epochs: float = 2.0,
+    batch_size: int = 8,
+    lr: float = 3e-4,
+    rank: int = 16,
+    seed: int = 13,
+    threads: int | None = None,
+    max_examples: int | None = None,
+) -> dict[str, Any]:
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from app.llm.constrained import encode_prompt, tokenize_candidates
+    from app.retrievers.text2cypher import build_messages
+
+    torch.manual_seed(seed)
+    if threads:
+        torch.set_num_threads(threads)
+    rng = random.Random(seed)
+    pairs = load_pairs(pairs_file)
+    rng.shuffle(pairs)
+    if max_examples:
+        pairs = pairs[:max_examples]
+    schema = schema_from_file(schema_file)
+    tok = AutoTokenizer.from_pretrained(base_model)
+    model = AutoModelForCausalLM.from_pretrained(base_model, dtype=torch.float32)
+    eos = int(tok.eos_token_id)
+    examples = []
+    for p in pairs:
+        prompt = encode_prompt(tok, build_messages(schema, p["question"]))
+        target = [*tokenize_candidates(tok, [p["cypher"]])[0], eos]
+        examples.append((prompt + target, [-100] * len(prompt) + target))
+    config = LoraConfig(
+        r=rank,
+        lora_alpha=2 * rank,
+        lora_dropout=0.05,
+        target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
+        task_type="CAUSAL_LM",
+    )
+    peft_model: Any = get_peft_model(model, config)
+    peft_model.train()
+    model = peft_model
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=0.0)
+    steps = max(1, math.ceil(len(examples) * epochs / batch_size))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / max(1, steps // 20)) * max(0.0, 1 - s / steps)
+    )
+    pad = tok.pad_token_id if tok.pad_token_id is not None else eos
+    t0 = time.perf_counter()
+    losses: list[float] = []
+    order: list[int] = []
+    bar = tqdm(range(steps), desc="lora", file=sys.stderr)
+    for step in bar:
+        if len(order) < batch_size:
+            extra = list(range(len(examples)))
+            rng.shuffle(extra)
+            order += extra
+        idx, order = order[:batch_size], order[batch_size:]
+        batch = [examples[i] for i in idx]
+        width = max(len(ids) for ids, _ in batch)
+        input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
+        labels = torch.full((len(batch), width), -100, dtype=torch.long)
+        mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, (ids, lab) in enumerate(batch):
+            input_ids[row, : len(ids)] = torch.tensor(ids)
+            labels[row, : len(lab)] = torch.tensor(lab)
+            mask[row, : len(ids)] = 1
+        loss = model(input_ids=input_ids, attention_mask=mask, labels=labels).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad()
+        losses.append(float(loss))
+        if step % 10 == 0:
+            bar.set_postfix(loss=f"{sum(losses[-10:]) / len(losses[-10:]):.4f}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(out_dir))
+    stats = {
+        "examples": len(examples),
+        "steps": steps,
+        "epochs": epochs,
+        "batch_size": batch_size,
+        "lr": lr,
+        "rank": rank,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "loss_first10": round(sum(losses[:10]) / min(10, len(losses)), 4),
+        "loss_last10": round(sum(losses[-10:]) / min(10, len(losses)), 4),
+        "base_model": str(base_model),
+        "pairs": str(pairs_file),
+    }
+    (out_dir / "training.json").write_text(json.dumps(stats, indent=2))
+    return stats

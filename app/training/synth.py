@@ -1,0 +1,128 @@
+"""Best-Cypher training pairs (GraphRAFT step 5a).
+
+For each training question with known answers: link entities and enumerate the candidate queries exactly as the
+``text2cypher`` retriever does (same code), execute every candidate with the aggregation inside the query (how many
+distinct results, how many of them are gold answers, no node materialised), rank by hits then by fewer results,
+and keep the best as a (question, best Cypher) pair. Only MetaQA **dev** lines whose 0-based number is not a
+multiple of 5 are used (the multiples of 5 are the validation part).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from app.container import Container
+from app.errors import AppError
+from app.eval.loaders import EvalQuestion, load_metaqa
+from app.eval.runner import RunLog
+from app.retrievers.text2cypher import Text2CypherRetriever
+from app.settings import Settings
+
+
+def schema_file(pairs_file: Path) -> Path:
+    """The graph schema the pairs were made on (the training prompt shows it)."""
+    return pairs_file.with_suffix(".schema.json")
+
+
+async def best_query(
+    r: Text2CypherRetriever, namespace: str, q: EvalQuestion, sem: asyncio.Semaphore
+) -> dict[str, Any] | None:
+    async with sem:
+        _links, cands, _ = await r.candidates(namespace, q.question)
+    if not cands:
+        return None
+    gold = list(dict.fromkeys(q.answers))
+
+    async def score(i: int) -> tuple[int, int, int]:
+        async with sem:
+            try:
+                rows = await r.deps.graph.read(namespace, cands[i].count_query(), {"gold": gold}, timeout_s=20)
+            except AppError:
+                return (0, 10**9, i)
+        row = rows[0] if rows else {"hits": 0, "total": 0}
+        return (int(row["hits"] or 0), int(row["total"] or 0), i)
+
+    scored = await asyncio.gather(*(score(i) for i in range(len(cands))))
+    hits, total, best = max(scored, key=lambda s: (s[0], -s[1], -s[2]))
+    if hits == 0:
+        return None
+    return {
+        "id": q.id,
+        "question": q.question,
+        "cypher": cands[best].text,
+        "hits": hits,
+        "total": total,
+        "gold": len(gold),
+        "exact": hits == len(gold) == total,
+        "hops": q.meta.get("hops"),
+        "qtype": q.qtype,
+        "candidates": len(cands),
+    }
+
+
+async def synthesize(
+    settings: Settings,
+    *,
+    metaqa_dir: Path,
+    namespace: str,
+    out: Path,
+    per_hop: int,
+    seed: int = 13,
+    concurrency: int = 4,
+) -> dict[str, Any]:
+    bench = load_metaqa(metaqa_dir, part="train")
+    rng = random.Random(seed)
+    by_hop: dict[int, list[EvalQuestion]] = defaultdict(list)
+    for q in bench.questions:
+        by_hop[int(q.meta["hops"])].append(q)
+    sample = [q for h in sorted(by_hop) for q in rng.sample(by_hop[h], min(per_hop, len(by_hop[h])))]
+    assert all(q.meta["line"] % 5 for q in sample), "validation lines must never be used for training"
+    done = RunLog.load(out)  # resumable
+    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
+    t0 = time.perf_counter()
+    stats: dict[str, Any] = {"questions": len(sample), "pairs": 0, "exact": 0, "no_pair": 0}
+    try:
+        assert bench.kg is not None
+        await c.ingestor.ingest_path(namespace, bench.kg.format, bench.kg.path)
+        r = c.retrievers["text2cypher"]
+        assert isinstance(r, Text2CypherRetriever)
+        schema, _ = await r.schema(namespace)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        schema_file(out).write_text(
+            json.dumps(
+                {
+                    "labels": schema.labels,
+                    "relationship_types": schema.relationship_types,
+                    "property_keys": schema.property_keys,
+                    "triples": [[t.source, t.rel_type, t.target] for t in schema.triples],
+                },
+                indent=1,
+            )
+        )
+        sem = asyncio.Semaphore(concurrency)
+        todo = [q for q in sample if q.id not in done]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        for i in tqdm(range(0, len(todo), concurrency * 2), desc="synth", file=sys.stderr):
+            batch = todo[i : i + concurrency * 2]
+            results = await asyncio.gather(*(best_query(r, namespace, q, sem) for q in batch))
+            for q, rec in zip(batch, results, strict=True):
+                rec = rec or {"id": q.id, "question": q.question, "cypher": None, "hops": q.meta.get("hops")}
+                done[q.id] = rec
+                RunLog.append(out, rec)
+    finally:
+        await c.close()
+    recs = [done[q.id] for q in sample if q.id in done]
+    stats["pairs"] = sum(1 for x in recs if x.get("cypher"))
+    stats["exact"] = sum(1 for x in recs if x.get("exact"))
+    stats["no_pair"] = sum(1 for x in recs if not x.get("cypher"))
+    stats["seconds"] = round(time.perf_counter() - t0, 1)
+    return stats

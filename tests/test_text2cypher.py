@@ -1,0 +1,166 @@
+"""Grounded text2cypher: candidate text, enumeration on the demo graph, the constraint under random weights, the
+HTTP mode, and the free text2cypher baseline's checks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import torch
+
+from app.container import Container
+from app.cypher.candidates import Anchor, CandidateQuery, Hop, SchemaGraph, cypher_string
+from app.llm.local import LocalLLM
+from app.retrievers.free_cypher import check_read_only, extract_cypher
+from app.retrievers.text2cypher import Text2CypherRetriever
+from app.retrievers.types import RetrievalQuery
+from app.stores.graph.base import SchemaTriple
+
+SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
+
+
+def test_canonical_candidate_text_and_execution_forms() -> None:
+    a = Anchor('Say "Hi"', "Movie", "title")
+    c = CandidateQuery(a, (Hop("DIRECTED_BY", "out", "Person"), Hop("DIRECTED_BY", "in", "Movie", "title")))
+    assert cypher_string('a"b\\c') == '"a\\"b\\\\c"'
+    assert c.text == (
+        'MATCH (x1:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(x2:Person)<-[:DIRECTED_BY]-(x3:Movie) '
+        "RETURN x3.title"
+    )
+    assert c.execution_query().endswith("RETURN x3.title AS name, labels(x3) AS labels, x2.name AS v2 LIMIT $limit")
+    assert c.pattern_text({"name": "B", "v2": "D"}) == (
+        'pattern: (x1:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(x2:Person {name: "D"})'
+        '<-[:DIRECTED_BY]-(x3:Movie {title: "B"})'
+    )
+    end = CandidateQuery(
+        Anchor("A", "Person"),
+        (Hop("ACTED_IN", "out", "Movie", "title"), Hop("DIRECTED_BY", "out", "Person")),
+        end=Anchor("B", "Person"),
+    )
+    assert end.text == (
+        'MATCH (x1:Person {name: "A"})-[:ACTED_IN]->(x2:Movie)-[:DIRECTED_BY]->(x3:Person {name: "B"}) RETURN x2.title'
+    )
+
+
+def test_schema_graph_follows_only_existing_triples() -> None:
+    sg = SchemaGraph(
+        [SchemaTriple("Movie", "DIRECTED_BY", "Person"), SchemaTriple("Movie", "IN_LANGUAGE", "Language")],
+        {"Movie": "title"},
+    )
+    first = sg.first_paths("Jane", "name", ["Person"], edges={("DIRECTED_BY", "in", "Movie")})
+    assert [h for _, h in first] == [(Hop("DIRECTED_BY", "in", "Movie", "title"),)]
+    two = sg.extend(first)
+    assert {h[-1] for _, h in two} == {Hop("DIRECTED_BY", "out", "Person"), Hop("IN_LANGUAGE", "out", "Language")}
+    assert sg.first_paths("Jane", "name", ["Person"], edges=set()) == []  # no edges: nothing to enumerate
+
+
+@pytest.fixture(scope="module")
+def t2c(container: Container) -> Text2CypherRetriever:
+    r = container.retrievers["text2cypher"]
+    assert isinstance(r, Text2CypherRetriever)
+    return r
+
+
+async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:
+    links, cands, truncated = await t2c.candidates("demo", "Which manufacturer built the Sable Class?")
+    assert links[0].name == "Sable Class" and links[0].method == "exact"
+    texts = [c.text for c in cands]
+    assert SABLE in texts and not truncated
+    assert len(texts) == len(set(texts))
+    for c in cands:  # every candidate was pruned to one that returns something
+        assert await t2c.deps.graph.read("demo", c.exists_query())
+    two_hop = [c for c in cands if len(c.hops) == 2]
+    assert two_hop and max(len(c.hops) for c in cands) <= 3
+
+
+@pytest.fixture
+def random_chooser(t2c: Text2CypherRetriever, container: Container) -> Iterator[LocalLLM]:
+    """The real LocalLLM code path with a tiny randomly initialised model and the real tokenizer."""
+
+    real = container.llm
+    assert isinstance(real, LocalLLM)
+    tok = real.tokenizer
+    fake = LocalLLM(None, models_dir=real.models_dir)
+    fake.tokenizer = tok
+    saved = t2c.chooser
+    t2c.chooser = fake
+    try:
+        yield fake
+    finally:
+        t2c.chooser = saved
+        fake._executor.shutdown()
+
+
+@pytest.mark.parametrize("method", ["exact", "beam"])
+async def test_random_weights_only_ever_execute_candidates(
+    t2c: Text2CypherRetriever, random_chooser: LocalLLM, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    monkeypatch.setattr(t2c.cfg, "decoding", method)
+    questions = [
+        "Which manufacturer built the Sable Class?",
+        "In which city was the designer of the Curlew Class born?",
+        "Which river is crossed by the line that the Lynx Class locomotives are assigned to?",
+    ]
+    tok = random_chooser.tokenizer
+    for seed in range(3):
+        torch.manual_seed(seed)
+        random_chooser.model = LlamaForCausalLM(
+            LlamaConfig(
+                vocab_size=len(tok),
+                hidden_size=64,
+                intermediate_size=128,
+                num_hidden_layers=2,
+                num_attention_heads=4,
+                num_key_value_heads=2,
+                max_position_embeddings=4096,
+                eos_token_id=tok.eos_token_id,
+                bos_token_id=tok.bos_token_id,
+            )
+        ).eval()
+        q = random.Random(seed).choice(questions)
+        _, cands, _ = await t2c.candidates("demo", q)
+        allowed = {c.text for c in cands}
+        res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=20))
+        assert res.trace["decoding"] == method
+        ranked = [r["query"] for r in res.trace["ranked"]]
+        executed = [e["query"] for e in res.trace["executed"]]
+        assert ranked and set(ranked) <= allowed and set(executed) <= allowed
+        assert all(it.provenance["query"] in allowed for it in res.items)
+
+
+async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClient) -> None:
+    r = await client.post(
+        "/retrieve",
+        json={"question": "Which manufacturer built the Sable Class?", "namespace": "demo", "mode": "text2cypher"},
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["mode"] == "text2cypher" and body["items"]
+    trace: dict[str, Any] = body["trace"]
+    assert trace["candidates"] >= 1 and trace["links"][0]["name"] == "Sable Class"
+    for item in body["items"]:
+        assert item["node"]["name"] and item["node"]["id"] == item["source"]["node_id"] == item["id"]
+        assert item["provenance"]["query"].startswith("MATCH (x1:")
+        assert item["provenance"]["pattern"].startswith("pattern: (x1:")
+        assert item["retriever"] == "text2cypher"
+    assert {"entity_linking", "candidate_enumeration", "decoding", "cypher_execution"} <= set(body["timings_ms"])
+
+
+async def test_no_entity_means_no_candidates_not_an_error(client: httpx.AsyncClient) -> None:
+    r = await client.post("/retrieve", json={"question": "zzzz qqqq", "namespace": "demo", "mode": "text2cypher"})
+    assert r.status_code == 200 and r.json()["items"] == []
+    assert r.json()["trace"]["cypher"]["error"] == "no candidate queries"
+
+
+def test_free_cypher_extraction_and_read_only_check() -> None:
+    assert extract_cypher("Sure!\n```cypher\nMATCH (n) RETURN n;\n```") == "MATCH (n) RETURN n"
+    assert extract_cypher("CREATE TABLE movies (id int)") is None
+    assert check_read_only("MATCH (n) RETURN n") is None
+    assert "DELETE" in (check_read_only("MATCH (n) DETACH DELETE n RETURN 1") or "")
+    assert "SET" in (check_read_only("MATCH (n) SET n.x = 1 RETURN n") or "")
+    assert check_read_only("MATCH (n)") == "the query returns nothing"
