@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow lint format eval bench clean
+.PHONY: install demo test test-slow lint format eval bench bench-constrained synth train-text2cypher clean
 
 install: $(STAMP)
 
@@ -47,8 +47,20 @@ eval: install
 	$(EVAL) --dataset musique --path $(SHARED)/musique_hipporag100 --answers 20
 	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher
 
-bench: install
+bench: install bench-constrained
 	$(PY) -m app bench --data-dir var/demo
+
+# logits-processor cost per token and trie build time vs xgrammar / llguidance, side by side
+bench-constrained: install
+	$(PY) -m pip install -q xgrammar llguidance || true
+	$(PY) -m app.eval.bench_constrained
+
+# GraphRAFT training: best-Cypher pairs from MetaQA dev (never validation lines), then LoRA on CPU
+synth: install
+	$(PY) -m app synth --metaqa $(SHARED)/metaqa --data-dir var/eval --per-hop 600
+
+train-text2cypher: install
+	$(PY) -m app train --pairs var/training/metaqa-pairs.jsonl --out var/adapters/text2cypher-metaqa
 
 clean:
 	rm -rf var reports/*/ .pytest_cache .mypy_cache .ruff_cache

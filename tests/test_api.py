@@ -104,7 +104,12 @@ async def test_ask_streams_server_sent_events(client: httpx.AsyncClient) -> None
         ({"question": ""}, 422, "invalid_input", "question"),
         ({"question": "   "}, 422, "invalid_input", "question"),
         ({"question": "x" * 100_000}, 422, "invalid_input", "at most 2000"),
-        ({"question": "q", "mode": "telepathy"}, 422, "unknown_mode", "available modes: vector"),
+        (
+            {"question": "q", "mode": "telepathy"},
+            422,
+            "unknown_mode",
+            "available modes: free_cypher, text2cypher, vector",
+        ),
         ({"question": "q", "top_k": 0}, 422, "invalid_input", "top_k"),
         ({"question": "q", "top_k": 10_000}, 422, "invalid_input", "top_k"),
         ({"question": "q", "namespace": "Bad Name!"}, 422, "invalid_input", "namespace"),

@@ -50,7 +50,7 @@ def tokenizer(smollm2_dir: Path) -> Any:
     return AutoTokenizer.from_pretrained(smollm2_dir)
 
 
-def tiny_model(vocab_size: int, seed: int, init_range: float = 0.02) -> LlamaForCausalLM:
+def tiny_model(vocab_size: int, seed: int, init_range: float = 0.02) -> Any:
     """A random-weight Llama with the real vocabulary; a large ``init_range`` gives peaked, opinionated logits."""
     torch.manual_seed(seed)
     cfg = LlamaConfig(
@@ -71,7 +71,7 @@ def tiny_model(vocab_size: int, seed: int, init_range: float = 0.02) -> LlamaFor
 
 
 @pytest.fixture(scope="module")
-def tiny(tokenizer: Any) -> LlamaForCausalLM:
+def tiny(tokenizer: Any) -> Any:
     return tiny_model(len(tokenizer), seed=0, init_range=0.5)
 
 

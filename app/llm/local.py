@@ -122,7 +122,8 @@ class LocalLLM:
         if self.adapter is not None:
             from peft import PeftModel
 
-            self.model = PeftModel.from_pretrained(self.model, str(self.adapter))
+            # merged: inference then costs what the base model costs
+            self.model = PeftModel.from_pretrained(self.model, str(self.adapter)).merge_and_unload()
             self.model_name = f"{self.model_name}+{self.adapter.name}"
         self.model.eval()
         log.info("local LLM loaded from %s%s", path, f" with LoRA adapter {self.adapter}" if self.adapter else "")

@@ -41,6 +41,12 @@ async def best_query(
     if not cands:
         return None
     gold = list(dict.fromkeys(q.answers))
+    # a candidate can only hit gold answers of the label it returns: skip executing the others (exact, cheaper)
+    idx = await r.linker.index(namespace)
+    gold_labels = {
+        lab for g in gold for name, labels, _ in idx.by_lower.get(g.lower(), []) if name == g for lab in labels
+    }
+    scorable = [i for i, c in enumerate(cands) if not gold_labels or c.return_hop.label in gold_labels]
 
     async def score(i: int) -> tuple[int, int, int]:
         async with sem:
@@ -51,7 +57,9 @@ async def best_query(
         row = rows[0] if rows else {"hits": 0, "total": 0}
         return (int(row["hits"] or 0), int(row["total"] or 0), i)
 
-    scored = await asyncio.gather(*(score(i) for i in range(len(cands))))
+    if not scorable:
+        return None
+    scored = await asyncio.gather(*(score(i) for i in scorable))
     hits, total, best = max(scored, key=lambda s: (s[0], -s[1], -s[2]))
     if hits == 0:
         return None
