@@ -223,7 +223,8 @@ def train(
     batch_size: Annotated[int, typer.Option()] = 8,
     lr: Annotated[float, typer.Option()] = 3e-4,
     rank: Annotated[int, typer.Option()] = 16,
-    max_examples: Annotated[int | None, typer.Option()] = None,
+    max_examples: Annotated[int | None, typer.Option(help="Sample this many pairs, stratified by hops.")] = None,
+    top_layers: Annotated[int | None, typer.Option(help="LoRA on the last N layers only (faster on CPU).")] = None,
     data_dir: DataDirOpt = None,
 ) -> None:
     """LoRA fine-tuning of the local text2cypher model (CPU); load it with GRAPHRAG_TEXT2CYPHER__ADAPTER."""
@@ -244,6 +245,7 @@ def train(
         rank=rank,
         threads=s.llm.threads,
         max_examples=max_examples,
+        top_layers=top_layers,
     )
     typer.echo(json.dumps(stats, indent=2))
 

@@ -130,10 +130,13 @@ class Text2CypherSettings(BaseModel):
     """Bound on candidate queries per question (enumeration stops there and the trace says so)."""
     prune_empty: bool = True
     """Drop candidates that return nothing (existence queries, breadth-first)."""
-    decoding: Literal["auto", "exact", "beam"] = "auto"
-    """``exact``: score every candidate (shared prompt KV cache); ``beam``: beam search under the trie mask;
-    ``auto``: exact up to ``exact_max_candidates``, beam above."""
-    exact_max_candidates: int = Field(400, ge=1)
+    decoding: Literal["auto", "exact", "best_first", "beam"] = "auto"
+    """``exact``: score every candidate (tree-packed, prompt KV shared); ``best_first``: exact top-m by best-first
+    search over the trie with jump-forward (few passes for a confident model; greedy completion past
+    ``max_forwards``); ``beam``: transformers beam search under the trie mask; ``auto``: exact up to
+    ``exact_max_candidates`` candidates, best-first above."""
+    exact_max_candidates: int = Field(16, ge=1)
+    max_forwards: int = Field(48, ge=1)
     top_m: int = Field(5, ge=1, le=50)
     max_answers: int = Field(20, ge=1, le=1000)
     adapter: Path | None = None

@@ -358,3 +358,24 @@ def test_real_smollm2_exact_scores_and_beam_top1(tokenizer: Any, smollm2_dir: Pa
         assert r.logprob == pytest.approx(got[r.index], abs=1e-3)
     assert res[0].index == max(range(len(cands)), key=lambda i: got[i])
     assert all(math.isfinite(r.logprob) for r in res)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_best_first_search_finds_the_exact_top_m(tokenizer: Any, seed: int) -> None:
+    """Best-first search with jump-forward returns exactly what exhaustive scoring ranks first."""
+    from app.llm.constrained import top_m_best_first
+
+    model, tok = tiny_model(len(tokenizer), seed), tokenizer
+    cands = [
+        f'MATCH (x1:Movie {{name: "Kismet"}})-[:{r}]->(x2:{lab}) RETURN x2.name'
+        for r, lab in [("DIRECTED_BY", "Person"), ("WRITTEN_BY", "Person"), ("RELEASE_YEAR", "Year")]
+    ]
+    cands += [c.replace("RETURN x2.name", "<-[:DIRECTED_BY]-(x3:Movie) RETURN x3.name") for c in cands]
+    msgs = [{"role": "user", "content": "who directed Kismet"}]
+    exact = top_m_exact(model, tok, msgs, cands, top_m=4)
+    best = top_m_best_first(model, tok, msgs, cands, top_m=4, max_forwards=10_000)
+    assert [c.index for c in best] == [c.index for c in exact]
+    assert all(abs(a.logprob - b.logprob) < 1e-3 for a, b in zip(best, exact, strict=True))
+    # with no budget the search still completes one real candidate greedily
+    (only,) = top_m_best_first(model, tok, msgs, cands, top_m=1, max_forwards=1)
+    assert only.text in cands

@@ -94,7 +94,7 @@ def random_chooser(t2c: Text2CypherRetriever, container: Container) -> Iterator[
         fake._executor.shutdown()
 
 
-@pytest.mark.parametrize("method", ["exact", "beam"])
+@pytest.mark.parametrize("method", ["exact", "best_first", "beam"])
 async def test_random_weights_only_ever_execute_candidates(
     t2c: Text2CypherRetriever, random_chooser: LocalLLM, method: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -165,3 +165,58 @@ def test_free_cypher_extraction_and_read_only_check() -> None:
     assert "DELETE" in (check_read_only("MATCH (n) DELETE n RETURN 1") or "")
     assert "SET" in (check_read_only("MATCH (n) SET n.x = 1 RETURN n") or "")
     assert check_read_only("MATCH (n)") == "the query returns nothing"
+
+
+async def test_synthesis_keeps_the_best_executing_candidate(t2c: Text2CypherRetriever) -> None:
+    import asyncio
+
+    from app.eval.loaders import EvalQuestion
+    from app.training.synth import best_query
+
+    q = EvalQuestion("x", "Which manufacturer built the Sable Class?", ["Ossendale Engine Works"], meta={"hops": 1})
+    rec = await best_query(t2c, "demo", q, asyncio.Semaphore(2))
+    assert rec is not None
+    assert (rec["cypher"], rec["hits"], rec["total"], rec["exact"]) == (SABLE, 1, 1, True)
+    nothing = EvalQuestion("y", "Which manufacturer built the Sable Class?", ["Nobody"], meta={"hops": 1})
+    assert await best_query(t2c, "demo", nothing, asyncio.Semaphore(2)) is None
+
+
+def test_lora_training_produces_an_adapter_the_service_loads(tmp_path: Any, container: Container) -> None:
+    import json
+
+    from app.training.lora import train_lora
+
+    llm = container.llm
+    assert isinstance(llm, LocalLLM) and llm.model_path is not None
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(
+        "".join(
+            json.dumps({"question": f"Which manufacturer built the Sable Class? {i}", "cypher": SABLE, "hops": 1})
+            + "\n"
+            for i in range(4)
+        )
+    )
+    (tmp_path / "pairs.schema.json").write_text(
+        json.dumps({"labels": [], "relationship_types": [], "property_keys": [], "triples": []})
+    )
+    stats = train_lora(
+        base_model=llm.model_path,
+        pairs_file=pairs,
+        schema_file=tmp_path / "pairs.schema.json",
+        out_dir=tmp_path / "adapter",
+        epochs=1,
+        batch_size=2,
+        top_layers=1,
+        rank=2,
+    )
+    assert stats["steps"] == 2 and (tmp_path / "adapter" / "adapter_config.json").exists()
+    tuned = LocalLLM(None, models_dir=llm.models_dir, adapter=tmp_path / "adapter")
+    tuned.warm_up()
+    assert tuned.model_name.endswith("+adapter")
+    (best,) = tuned._choose_sync(
+        [{"role": "user", "content": "Which manufacturer built the Sable Class?"}],
+        [SABLE, SABLE + " LIMIT 1"],
+        1,
+        "exact",
+    )
+    assert best.text in (SABLE, SABLE + " LIMIT 1")

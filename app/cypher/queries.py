@@ -67,5 +67,5 @@ ENTITY_NODE = f"MATCH (n:{ENTITY_LABEL} {{name: $name}}) RETURN n.id AS id, labe
 
 INGEST_LOG_LABEL = "_IngestLog"
 """Bookkeeping nodes (labels starting with ``_`` are hidden from schema introspection)."""
-INGEST_LOG_FIND = f"MATCH (m:{INGEST_LOG_LABEL} {{sha: $sha}}) RETURN m.sha AS sha"
-INGEST_LOG_ADD = f"MERGE (m:{INGEST_LOG_LABEL} {{sha: $sha}}) SET m.kind = $kind"
+INGEST_LOG_FIND = f"MATCH (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) RETURN m._sha AS sha"
+INGEST_LOG_ADD = f"MERGE (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) SET m._kind = $kind"

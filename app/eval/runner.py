@@ -112,6 +112,11 @@ class Evaluator:
             ranked = M.dedupe(it.node.name for it in res.items if it.node is not None)
             rec["metrics"] = score_answers(ranked, q)
             rec["curve"] = curve(ranked, q.answers)
+            cy = res.trace.get("cypher")
+            if cy is not None:  # modes that answer with a query: did they produce one, and did it run
+                rec["metrics"]["produced_query"] = 1.0 if cy.get("query") else 0.0
+                rec["metrics"]["executable"] = 1.0 if cy.get("query") and cy.get("error") is None else 0.0
+                rec["query"] = cy.get("query")
         else:
             rec["metrics"] = await self._score_cypher(res.trace, q)
             ranked = []
@@ -353,8 +358,12 @@ async def run_eval(
             },
         }
         for mode in modes:
-            if bench.kind == "cypher" and not c.retrievers.get_mode(mode).produces_cypher:
+            produces_cypher = c.retrievers.get_mode(mode).produces_cypher
+            if bench.kind == "cypher" and not produces_cypher:
                 report.setdefault("skipped_modes", {})[mode] = "does not produce Cypher queries"
+                continue
+            if bench.kind == "passages" and produces_cypher:
+                report.setdefault("skipped_modes", {})[mode] = "answers with graph nodes, not passages"
                 continue
             key = hashlib.sha1(
                 json.dumps([dataset, ns, mode, limit, seed, answer_limit, str(path)]).encode()

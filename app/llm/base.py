@@ -58,7 +58,7 @@ class GroundedChooser(Protocol):
     model_name: str
 
     async def choose(
-        self, messages: Sequence[Message], candidates: Sequence[str], *, top_m: int, method: str
+        self, messages: Sequence[Message], candidates: Sequence[str], *, top_m: int, method: str, max_forwards: int = 48
     ) -> list[RankedQuery]:
         """Top-m distinct candidates with log-probabilities, best first. ``method``: ``exact`` (score every
         candidate, prompt KV cache shared) or ``beam`` (beam search under the trie mask)."""

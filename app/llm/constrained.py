@@ -30,6 +30,7 @@ load models, or mutate the model / tokenizer / generation config it is given.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -619,4 +620,150 @@ def top_m_exact(
     seqs, first_index = _dedupe(candidates, tokenize_candidates(tokenizer, candidates))
     scores = score_candidates(model, prompt, seqs, batch_size=batch_size, eos_token_id=_model_eos(model, tokenizer))
     ranked = sorted(zip(first_index, scores, strict=True), key=lambda kv: kv[1], reverse=True)[:top_m]
+    return [ScoredCandidate(i, candidates[i], lp) for i, lp in ranked]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# best-first search with jump-forward (exact top-m in few forward passes when the model is confident)
+# ---------------------------------------------------------------------------------------------------------------
+def _forced_run(trie: TokenTrie, node: int) -> tuple[list[int], int]:
+    """Tokens the trie forces from ``node`` (single allowed non-EOS token), and the node reached."""
+    run: list[int] = []
+    while True:
+        allowed = trie.allowed(node)
+        if allowed.numel() != 1 or int(allowed[0]) == trie.eos_token_id:
+            return run, node
+        tok = int(allowed[0])
+        nxt = trie.step(node, tok)
+        if nxt is None:  # pragma: no cover - allowed tokens are edges by construction
+            return run, node
+        run.append(tok)
+        node = nxt
+
+
+def best_first_top_m(
+    model: Any,
+    prompt_ids: Sequence[int],
+    trie: TokenTrie,
+    *,
+    top_m: int = 5,
+    max_forwards: int = 48,
+) -> tuple[list[tuple[int, float]], int]:
+    """The ``top_m`` candidates by exact ``log P(candidate + EOS | prompt)``, found by best-first search over the
+    trie: partial hypotheses are popped in order of their log-probability (an upper bound of any completion, since
+    adding tokens only lowers it), so the first ``top_m`` completed candidates popped are the exact top-m.
+
+    Runs of tokens the trie forces are fed in one forward pass (jump-forward), and a hypothesis is only run through
+    the model when it is popped, so a confident model needs a handful of passes whatever the candidate count. When
+    ``max_forwards`` is spent the best open hypotheses are completed greedily (then the result is approximate).
+    Returns ``[(candidate index, logprob)]`` best first, and the number of forward passes used.
+    """
+    import heapq
+
+    device = _model_device(model)
+    eos = trie.eos_token_id
+    forwards = 0
+
+    def run(cache: Any, tokens: list[int]) -> tuple[Any, torch.Tensor]:
+        nonlocal forwards
+        forwards += 1
+        out = model(input_ids=torch.tensor([tokens], device=device), past_key_values=cache, use_cache=True)
+        return out.past_key_values, torch.log_softmax(out.logits[0].float(), dim=-1)
+
+    with torch.inference_mode():
+        cache, logprobs = run(None, list(prompt_ids))
+        root_run, root_node = _forced_run(trie, trie.root)
+        # heap items: (-logprob, tiebreak, kind, payload); kind 0 = finished, 1 = evaluated, 2 = pending
+        heap: list[tuple[float, int, int, Any]] = []
+        counter = 0
+        base_lp = 0.0
+        if root_run:
+            cache, lps = run(cache, root_run)
+            base_lp = float(logprobs[-1, root_run[0]]) + sum(
+                float(lps[i, root_run[i + 1]]) for i in range(len(root_run) - 1)
+            )
+            logprobs = lps
+        heapq.heappush(heap, (-base_lp, counter, 1, (root_node, cache, logprobs[-1])))
+        results: list[tuple[int, float]] = []
+        while heap and len(results) < top_m:
+            neg, _, kind, payload = heapq.heappop(heap)
+            lp = -neg
+            if kind == 0:
+                results.append((payload, lp))
+                continue
+            if kind == 2:
+                node, parent_cache, pending = payload
+                if forwards >= max_forwards:
+                    heapq.heappush(heap, (neg, _, kind, payload))  # budget spent: finish greedily below
+                    break
+                new_cache, lps = run(copy.deepcopy(parent_cache), pending)
+                lp += sum(float(lps[i, pending[i + 1]]) for i in range(len(pending) - 1))
+                counter += 1
+                heapq.heappush(heap, (-lp, counter, 1, (node, new_cache, lps[-1])))
+                continue
+            node, node_cache, last = payload
+            for tok in trie.allowed(node).tolist():
+                child_lp = lp + float(last[tok])
+                counter += 1
+                if tok == eos:
+                    cand = trie.candidate_at(node)
+                    if cand is not None:
+                        heapq.heappush(heap, (-child_lp, counter, 0, cand))
+                    continue
+                child = trie.step(node, tok)
+                if child is None:
+                    continue
+                forced, end = _forced_run(trie, child)
+                heapq.heappush(heap, (-child_lp, counter, 2, (end, node_cache, [tok, *forced])))
+        if not results and heap:
+            results = _greedy_finish(trie, heap, run)
+    return results, forwards
+
+
+def _greedy_finish(trie: TokenTrie, heap: list[tuple[float, int, int, Any]], run: Any) -> list[tuple[int, float]]:
+    """Complete the best open hypothesis greedily (the forward budget is spent)."""
+    import heapq
+
+    neg, _, kind, payload = heapq.heappop(heap)
+    lp = -neg
+    if kind == 0:
+        return [(payload, lp)]
+    if kind == 2:
+        node, parent_cache, pending = payload
+        cache, lps = run(copy.deepcopy(parent_cache), pending)
+        lp += sum(float(lps[i, pending[i + 1]]) for i in range(len(pending) - 1))
+        last = lps[-1]
+    else:
+        node, cache, last = payload
+    while True:
+        allowed = trie.allowed(node)
+        tok = int(allowed[int(torch.argmax(last[allowed]))])
+        lp += float(last[tok])
+        if tok == trie.eos_token_id:
+            cand = trie.candidate_at(node)
+            return [(cand, lp)] if cand is not None else []
+        child = trie.step(node, tok)
+        assert child is not None
+        forced, node = _forced_run(trie, child)
+        cache, lps = run(cache, [tok, *forced])
+        lp += sum(float(lps[i, forced[i]]) for i in range(len(forced)))
+        last = lps[-1]
+
+
+def top_m_best_first(
+    model: Any,
+    tokenizer: Any,
+    messages_or_prompt_ids: Any,
+    candidates: Sequence[str],
+    *,
+    top_m: int = 5,
+    max_forwards: int = 48,
+) -> list[ScoredCandidate]:
+    """``best_first_top_m`` over candidate strings (duplicates collapsed)."""
+    if not candidates:
+        return []
+    prompt = encode_prompt(tokenizer, messages_or_prompt_ids)
+    seqs, first_index = _dedupe(candidates, tokenize_candidates(tokenizer, candidates))
+    trie = TokenTrie.build(seqs, _model_eos(model, tokenizer), indices=first_index)
+    ranked, _ = best_first_top_m(model, prompt, trie, top_m=top_m, max_forwards=max_forwards)
     return [ScoredCandidate(i, candidates[i], lp) for i, lp in ranked]

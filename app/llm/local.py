@@ -184,25 +184,35 @@ class LocalLLM:
             cancel.set()  # stops the worker thread early when the caller was cancelled or timed out
 
     def _choose_sync(
-        self, messages: Sequence[Message], candidates: Sequence[str], top_m: int, method: str
+        self, messages: Sequence[Message], candidates: Sequence[str], top_m: int, method: str, max_forwards: int = 48
     ) -> list[RankedQuery]:
         import torch
 
-        from app.llm.constrained import grounded_generate, top_m_exact
+        from app.llm.constrained import grounded_generate, top_m_best_first, top_m_exact
 
         self.warm_up()
         with torch.inference_mode():
             if method == "exact":
                 ranked = top_m_exact(self.model, self.tokenizer, list(messages), candidates, top_m=top_m)
+            elif method == "best_first":
+                ranked = top_m_best_first(
+                    self.model, self.tokenizer, list(messages), candidates, top_m=top_m, max_forwards=max_forwards
+                )
             else:
                 ranked = grounded_generate(self.model, self.tokenizer, list(messages), candidates, top_m=top_m)
         return [RankedQuery(r.index, r.text, r.logprob) for r in ranked]
 
     async def choose(
-        self, messages: Sequence[Message], candidates: Sequence[str], *, top_m: int, method: str
+        self,
+        messages: Sequence[Message],
+        candidates: Sequence[str],
+        *,
+        top_m: int,
+        method: str,
+        max_forwards: int = 48,
     ) -> list[RankedQuery]:
         return await self._executor.run(
-            self._choose_sync, messages, list(candidates), top_m, method, timeout_s=self.timeout_s
+            self._choose_sync, messages, list(candidates), top_m, method, max_forwards, timeout_s=self.timeout_s
         )
 
     async def stream(

@@ -31,7 +31,7 @@ from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphSchema
 
 GENERIC_LABELS = {"Entity"}
-SYSTEM_PROMPT = "Write the Cypher query that answers the question. Graph schema:\n{schema}"
+INSTRUCTION = "Write the Cypher query that answers the question."
 
 
 def anchor_labels(link: EntityLink) -> list[str]:
@@ -39,12 +39,15 @@ def anchor_labels(link: EntityLink) -> list[str]:
     return specific or list(link.labels)
 
 
-def build_messages(schema: GraphSchema, question: str, max_patterns: int = 60) -> list[Message]:
-    patterns = "\n".join(t.pattern() for t in schema.triples[:max_patterns])
-    return [
-        {"role": "system", "content": SYSTEM_PROMPT.format(schema=patterns)},
-        {"role": "user", "content": question},
-    ]
+def build_messages(
+    schema: GraphSchema | None, question: str, *, with_schema: bool = True, max_patterns: int = 60
+) -> list[Message]:
+    """The text2cypher prompt. A fine-tuned adapter is trained without the schema (the candidates already carry
+    it, and a short prompt makes CPU training and decoding several times cheaper); the untuned model gets it."""
+    system = INSTRUCTION
+    if with_schema and schema is not None:
+        system += " Graph schema:\n" + "\n".join(t.pattern() for t in schema.triples[:max_patterns])
+    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
 
 @register
@@ -137,9 +140,10 @@ class Text2CypherRetriever(Retriever):
         schema, _ = await self.schema(namespace)
         method = self.cfg.decoding
         if method == "auto":
-            method = "exact" if len(cands) <= self.cfg.exact_max_candidates else "beam"
+            method = "exact" if len(cands) <= self.cfg.exact_max_candidates else "best_first"
+        messages = build_messages(schema, question, with_schema=self.cfg.adapter is None)
         ranked = await self.chooser.choose(
-            build_messages(schema, question), [c.text for c in cands], top_m=self.cfg.top_m, method=method
+            messages, [c.text for c in cands], top_m=self.cfg.top_m, method=method, max_forwards=self.cfg.max_forwards
         )
         return ranked, method
 

@@ -49,7 +49,10 @@ def train_lora(
     seed: int = 13,
     threads: int | None = None,
     max_examples: int | None = None,
+    top_layers: int | None = None,
 ) -> dict[str, Any]:
+    """``top_layers``: put LoRA on the last N decoder layers only, so that back-propagation stops there (on a CPU
+    this is what makes a run fit in minutes)."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -63,15 +66,20 @@ def train_lora(
     rng = random.Random(seed)
     pairs = load_pairs(pairs_file)
     rng.shuffle(pairs)
-    if max_examples:
-        pairs = pairs[:max_examples]
+    if max_examples:  # the same share of every hop count
+        by_hops: dict[Any, list[dict[str, Any]]] = {}
+        for p in pairs:
+            by_hops.setdefault(p.get("hops"), []).append(p)
+        share = max(1, max_examples // max(1, len(by_hops)))
+        pairs = [p for group in by_hops.values() for p in group[:share]]
+        rng.shuffle(pairs)
     schema = schema_from_file(schema_file)
     tok = AutoTokenizer.from_pretrained(base_model)
     model = AutoModelForCausalLM.from_pretrained(base_model, dtype=torch.float32)
     eos = int(tok.eos_token_id)
     examples = []
     for p in pairs:
-        prompt = encode_prompt(tok, build_messages(schema, p["question"]))
+        prompt = encode_prompt(tok, build_messages(schema, p["question"], with_schema=False))
         target = [*tokenize_candidates(tok, [p["cypher"]])[0], eos]
         examples.append((prompt + target, [-100] * len(prompt) + target))
     config = LoraConfig(
@@ -80,6 +88,11 @@ def train_lora(
         lora_dropout=0.05,
         target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
         task_type="CAUSAL_LM",
+        layers_to_transform=(
+            list(range(model.config.num_hidden_layers - top_layers, model.config.num_hidden_layers))
+            if top_layers
+            else None
+        ),
     )
     peft_model: Any = get_peft_model(model, config)
     peft_model.train()
@@ -128,6 +141,7 @@ def train_lora(
         "batch_size": batch_size,
         "lr": lr,
         "rank": rank,
+        "top_layers": top_layers,
         "seconds": round(time.perf_counter() - t0, 1),
         "loss_first10": round(sum(losses[:10]) / min(10, len(losses)), 4),
         "loss_last10": round(sum(losses[-10:]) / min(10, len(losses)), 4),

@@ -9,6 +9,7 @@ Engine-specific calls live only in the engine's module; Cypher text that retriev
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -147,26 +148,45 @@ class GraphStore(Protocol):
 COUNT_NODES_QUERY = "MATCH (n) WHERE NOT n:_IngestLog RETURN count(n) AS c"
 COUNT_RELS_QUERY = "MATCH ()-[r]->() RETURN count(r) AS c"
 SCHEMA_TRIPLES_QUERY = (
-    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN DISTINCT la, t, lb"
+    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN la, t, lb, count(*) AS n"
 )
 
 
 def visible_labels(labels: Iterable[str]) -> list[str]:
-    """Labels that describe data: bookkeeping labels start with ``_``."""
+    """Labels (or property keys) that describe data: bookkeeping names start with ``_``."""
     return [x for x in labels if not x.startswith("_")]
 
 
-def triples_from_rows(rows: Iterable[Record], generic_label: str = "Entity") -> list[SchemaTriple]:
-    """Expand multi-label rows into single-label triples, leaving out the generic linking label when a node has a
-    more specific one."""
-    out: set[SchemaTriple] = set()
+def triples_from_rows(
+    rows: Iterable[Record], generic_label: str = "Entity", min_share: float = 0.1
+) -> list[SchemaTriple]:
+    """Label-level triples from ``(labels(a), type, labels(b), count)`` rows.
+
+    Nodes can carry several labels (a MetaQA name that is both a movie and a year), which would make every label
+    combination look like schema. A relationship type keeps only the source and target labels that cover at least
+    ``min_share`` of its edges; the generic linking label is left out when a node has a more specific one.
+    """
+    src: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    dst: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    total: dict[str, int] = defaultdict(int)
+    pairs: set[tuple[str, str, str]] = set()
     for row in rows:
+        n = int(row.get("n", 1))
         la = [x for x in visible_labels(row["la"]) if x != generic_label] or visible_labels(row["la"])
         lb = [x for x in visible_labels(row["lb"]) if x != generic_label] or visible_labels(row["lb"])
+        t = str(row["t"])
+        total[t] += n
         for a in la:
-            for b in lb:
-                out.add(SchemaTriple(a, row["t"], b))
-    return sorted(out, key=lambda t: (t.rel_type, t.source, t.target))
+            src[t][a] += n
+        for b in lb:
+            dst[t][b] += n
+        pairs.update((a, t, b) for a in la for b in lb)
+    out = {
+        SchemaTriple(a, t, b)
+        for a, t, b in pairs
+        if src[t][a] >= min_share * total[t] and dst[t][b] >= min_share * total[t]
+    }
+    return sorted(out, key=lambda x: (x.rel_type, x.source, x.target))
 
 
 def batched(rows: Sequence[Mapping[str, Any]], size: int) -> Iterable[list[Mapping[str, Any]]]:

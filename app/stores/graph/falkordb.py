@@ -206,7 +206,7 @@ class FalkorDBGraphStore:
         return GraphSchema(
             labels=visible_labels(await column("CALL db.labels()")),
             relationship_types=await column("CALL db.relationshipTypes()"),
-            property_keys=await column("CALL db.propertyKeys()"),
+            property_keys=visible_labels(await column("CALL db.propertyKeys()")),
             triples=triples_from_rows(rows),
         )
 

@@ -189,7 +189,9 @@ class Neo4jGraphStore:
                 "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
                 "relationshipType",
             ),
-            property_keys=await column("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey", "propertyKey"),
+            property_keys=visible_labels(
+                await column("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey", "propertyKey")
+            ),
             triples=triples_from_rows(rows),
         )
 
