@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.retrievers.types import FilterValue, RetrievedItem, Source, check_filters
+from app.retrievers.types import FilterValue, RetrievedItem, Source, check_filters, not_blank
 
 MAX_QUESTION_CHARS = 2000
 NAMESPACE_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"
@@ -32,13 +32,7 @@ class RetrieveRequest(_Request):
         examples=[{"title": "The Drummel Viaduct"}],
     )
 
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("question must not be blank")
-        return v
-
+    _question = field_validator("question")(not_blank)
     _filters = field_validator("filters")(check_filters)
 
 

@@ -118,7 +118,11 @@ class Evaluator:
                 rec["metrics"]["executable"] = 1.0 if cy.get("query") and cy.get("error") is None else 0.0
                 rec["query"] = cy.get("query")
         else:
-            rec["metrics"] = await self._score_cypher(res.trace, q)
+            scored = await self._score_cypher(res.trace, q)
+            if scored is None:  # the gold query itself does not run on this engine: not a fair question here
+                rec["error"] = "gold_query_unsupported_by_engine"
+                return rec
+            rec["metrics"] = scored
             ranked = []
         rec["ranked"] = ranked[:10]
         if self.answer_limit and index < self.answer_limit and kind != "cypher":
@@ -133,10 +137,13 @@ class Evaluator:
             }
         return rec
 
-    async def _score_cypher(self, trace: dict[str, Any], q: EvalQuestion) -> dict[str, float]:
+    async def _score_cypher(self, trace: dict[str, Any], q: EvalQuestion) -> dict[str, float] | None:
         gold_q = q.meta["cypher"]
         if gold_q not in self._gold_rows:
-            self._gold_rows[gold_q] = await self.c.graph.read(self.ns, gold_q, max_rows=100_000)
+            try:
+                self._gold_rows[gold_q] = await self.c.graph.read(self.ns, gold_q, max_rows=100_000)
+            except AppError:
+                return None
         cy = trace.get("cypher")
         if not cy or cy.get("query") is None:
             return {"executable": 0.0, "execution_accuracy": 0.0, "produced_query": 0.0}

@@ -13,6 +13,12 @@ FilterValue = Scalar | list[Scalar] | dict[str, float]
 RANGE_KEYS = frozenset({"gt", "gte", "lt", "lte"})
 
 
+def not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("question must not be blank")
+    return value
+
+
 def check_filters(filters: dict[str, FilterValue]) -> dict[str, FilterValue]:
     """Reject malformed filters before any backend sees them (a missing collection would hide the mistake)."""
     for key, value in filters.items():
@@ -60,13 +66,7 @@ class RetrievalQuery(BaseModel):
     top_k: int = Field(5, ge=1, le=100)
     filters: dict[str, FilterValue] = Field(default_factory=dict)
 
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("question must not be blank")
-        return v
-
+    _question = field_validator("question")(not_blank)
     _filters = field_validator("filters")(check_filters)
 
 

@@ -192,3 +192,15 @@ def triples_from_rows(
 def batched(rows: Sequence[Mapping[str, Any]], size: int) -> Iterable[list[Mapping[str, Any]]]:
     for i in range(0, len(rows), size):
         yield list(rows[i : i + size])
+
+
+async def write_in_batches(
+    store: GraphStore, namespace: str, cypher: str, rows: Sequence[Mapping[str, Any]], size: int
+) -> WriteSummary:
+    """``GraphStore.write`` for any engine: one ``execute`` per batch, ``$rows`` bound to the batch."""
+    total = WriteSummary()
+    for batch in batched(rows, size):
+        summary = await store.execute(namespace, cypher, {"rows": batch})
+        summary.rows = len(batch)
+        total.add(summary)
+    return total

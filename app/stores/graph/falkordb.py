@@ -22,10 +22,10 @@ from app.stores.graph.base import (
     NodeValue,
     Record,
     WriteSummary,
-    batched,
     check_namespace,
     triples_from_rows,
     visible_labels,
+    write_in_batches,
 )
 
 log = logging.getLogger(__name__)
@@ -181,12 +181,7 @@ class FalkorDBGraphStore:
         *,
         batch_size: int | None = None,
     ) -> WriteSummary:
-        total = WriteSummary()
-        for batch in batched(rows, batch_size or self.write_batch_size):
-            summary = await self.execute(namespace, cypher, {"rows": batch})
-            summary.rows = len(batch)
-            total.add(summary)
-        return total
+        return await write_in_batches(self, namespace, cypher, rows, batch_size or self.write_batch_size)
 
     async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
         try:
