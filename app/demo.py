@@ -62,7 +62,7 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)], env=env)
     questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
-    answered = found = cited_support = 0
+    answered = found = cited_support = kg_hits = kg_total = 0
     latencies: list[float] = []
     try:
         _wait_ready(base, proc)
@@ -117,4 +117,22 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
         f"\n== {answered}/{n} questions answered with citations; expected answer in the answer text: {found}/{n}; "
         f"a cited item contains the expected answer: {cited_support}/{n}; median /ask latency {p50:.2f}s"
     )
+    if kg_total:
+        print(
+            f"== text2cypher (grounded, untuned model): expected answer is the top node for {kg_hits}/{kg_total} "
+            "knowledge-graph questions"
+        )
     return 0 if answered == n else 1
+
+
+def _show_text2cypher(client: httpx.Client, q: dict[str, Any]) -> int:
+    """Ask a knowledge-graph question in ``text2cypher`` mode and print the answer nodes and the query."""
+    r = client.post("/retrieve", json={"question": q["question"], "namespace": "demo", "mode": "text2cypher"})
+    if r.status_code != 200:
+        print(f"   text2cypher: HTTP {r.status_code}")
+        return 0
+    body = r.json()
+    names = [it["node"]["name"] for it in body["items"] if it.get("node")]
+    query = (body["trace"].get("cypher") or {}).get("query")
+    print(f"   text2cypher: {names[:3]} via {query} ({body['timings_ms'].get('total', 0):.0f} ms)")
+    return int(bool(names) and _norm(names[0]) in {_norm(a) for a in q["answers"]})
