@@ -103,6 +103,9 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
                     f"   timings: retrieve {t_ms.get('retrieve.total', 0):.0f} ms, "
                     f"generate {t_ms.get('answer_generation', 0):.0f} ms, http {1000 * dt:.0f} ms"
                 )
+                if q["kind"].startswith("kg"):
+                    kg_total += 1
+                    kg_hits += _show_text2cypher(client, q)
     finally:
         print("\n== stopping the server", flush=True)
         proc.send_signal(signal.SIGTERM)
