@@ -11,6 +11,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -38,6 +39,28 @@ def make_settings(data_dir: Path, **overrides: object) -> Settings:
     }
     base.update(overrides)
     return Settings(_env_file=None, **base)  # type: ignore[arg-type, call-arg]
+
+
+def tiny_llama(vocab_size: int, seed: int, eos_token_id: int, *, init_range: float = 0.02) -> Any:
+    """A random-weight two-layer Llama over a real vocabulary (a large ``init_range`` gives peaked logits)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(
+        vocab_size=vocab_size,
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=4096,
+        bos_token_id=1,
+        eos_token_id=eos_token_id,
+        pad_token_id=eos_token_id,
+        tie_word_embeddings=True,
+        initializer_range=init_range,
+    )
+    return LlamaForCausalLM(cfg).eval()
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig, LlamaForCausalLM, LogitsProcessorList
+from transformers import AutoModelForCausalLM, AutoTokenizer, LogitsProcessorList
 
 from app.llm.constrained import (
     DONE,
@@ -29,6 +29,7 @@ from app.llm.constrained import (
     top_m_exact,
 )
 from app.llm.local import ensure_converted_smollm2
+from tests.conftest import tiny_llama
 
 torch.set_num_threads(1)
 
@@ -51,23 +52,7 @@ def tokenizer(smollm2_dir: Path) -> Any:
 
 
 def tiny_model(vocab_size: int, seed: int, init_range: float = 0.02) -> Any:
-    """A random-weight Llama with the real vocabulary; a large ``init_range`` gives peaked, opinionated logits."""
-    torch.manual_seed(seed)
-    cfg = LlamaConfig(
-        vocab_size=vocab_size,
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=1024,
-        bos_token_id=1,
-        eos_token_id=EOS,
-        pad_token_id=EOS,
-        tie_word_embeddings=True,
-        initializer_range=init_range,
-    )
-    return LlamaForCausalLM(cfg).eval()
+    return tiny_llama(vocab_size, seed, EOS, init_range=init_range)
 
 
 @pytest.fixture(scope="module")

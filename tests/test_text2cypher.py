@@ -9,7 +9,6 @@ from typing import Any
 
 import httpx
 import pytest
-import torch
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop, SchemaGraph, cypher_string
@@ -18,6 +17,7 @@ from app.retrievers.free_cypher import check_read_only, extract_cypher
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.stores.graph.base import SchemaTriple
+from tests.conftest import tiny_llama
 
 SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
 
@@ -98,8 +98,6 @@ def random_chooser(t2c: Text2CypherRetriever, container: Container) -> Iterator[
 async def test_random_weights_only_ever_execute_candidates(
     t2c: Text2CypherRetriever, random_chooser: LocalLLM, method: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from transformers import LlamaConfig, LlamaForCausalLM
-
     monkeypatch.setattr(t2c.cfg, "decoding", method)
     questions = [
         "Which manufacturer built the Sable Class?",
@@ -108,20 +106,7 @@ async def test_random_weights_only_ever_execute_candidates(
     ]
     tok = random_chooser.tokenizer
     for seed in range(3):
-        torch.manual_seed(seed)
-        random_chooser.model = LlamaForCausalLM(
-            LlamaConfig(
-                vocab_size=len(tok),
-                hidden_size=64,
-                intermediate_size=128,
-                num_hidden_layers=2,
-                num_attention_heads=4,
-                num_key_value_heads=2,
-                max_position_embeddings=4096,
-                eos_token_id=tok.eos_token_id,
-                bos_token_id=tok.bos_token_id,
-            )
-        ).eval()
+        random_chooser.model = tiny_llama(len(tok), seed, tok.eos_token_id)
         q = random.Random(seed).choice(questions)
         _, cands, _ = await t2c.candidates("demo", q)
         allowed = {c.text for c in cands}
