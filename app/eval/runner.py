@@ -225,6 +225,15 @@ def to_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _save(fig: Any, out_dir: Path, name: str) -> str:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(out_dir / name, dpi=90)
+    plt.close(fig)
+    return name
+
+
 def write_plots(report: dict[str, Any], out_dir: Path, stamp: str) -> list[str]:
     import matplotlib
 
@@ -248,11 +257,7 @@ def write_plots(report: dict[str, Any], out_dir: Path, stamp: str) -> list[str]:
         ax.set_ylim(0, 100)
         ax.set_title(f"{report['dataset']}: {main} by type")
         ax.legend()
-        fig.tight_layout()
-        name = f"{stamp}-by-type.png"
-        fig.savefig(out_dir / name, dpi=90)
-        plt.close(fig)
-        names.append(name)
+        names.append(_save(fig, out_dir, f"{stamp}-by-type.png"))
     if any(r["curve"] for r in modes.values()):
         fig, ax = plt.subplots(figsize=(6, 4))
         for mode, r in modes.items():
@@ -263,11 +268,7 @@ def write_plots(report: dict[str, Any], out_dir: Path, stamp: str) -> list[str]:
         ax.set_ylim(0, 100)
         ax.set_title(f"{report['dataset']}: cumulative recall by context size")
         ax.legend()
-        fig.tight_layout()
-        name = f"{stamp}-by-context-size.png"
-        fig.savefig(out_dir / name, dpi=90)
-        plt.close(fig)
-        names.append(name)
+        names.append(_save(fig, out_dir, f"{stamp}-by-context-size.png"))
     return names
 
 
@@ -364,6 +365,7 @@ async def run_eval(
                 "reranker": settings.reranker.model,
             },
         }
+        run_files: dict[str, str] = {}
         for mode in modes:
             produces_cypher = c.retrievers.get_mode(mode).produces_cypher
             if bench.kind == "cypher" and not produces_cypher:
@@ -376,6 +378,7 @@ async def run_eval(
                 json.dumps([dataset, ns, mode, limit, seed, answer_limit, str(path)]).encode()
             ).hexdigest()[:12]
             run_file = runs_dir / f"{mode}-{key}.jsonl"
+            run_files[mode] = str(run_file)
             if fresh and run_file.exists():
                 run_file.unlink()
             done = RunLog.load(run_file)
@@ -388,7 +391,7 @@ async def run_eval(
             agg["type_counts"] = dict(Counter(r["qtype"] or "all" for r in records))
             report["modes"][mode] = agg
         report["plots"] = write_plots(report, out_dir, stamp)
-        report["per_question"] = {m: "see .runs/" for m in modes}
+        report["per_question"] = run_files
     finally:
         await c.close()
     md = to_markdown(report)

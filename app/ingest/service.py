@@ -160,21 +160,17 @@ class Ingestor:
             label_list: list[str | None] = [*sorted(labs)] or [None]
             for lab in label_list:
                 groups[lab].append(row)
-        total_rows = sum(len(r) for r in groups.values()) + len(seen)
+        # one write per label / relationship type, each batched by the store; progress counts rows over all
+        writes = [(Q.merge_entities(lab), rows, "nodes_created") for lab, rows in groups.items()]
+        writes += [(Q.merge_relationships(t), rows, "relationships_created") for t, rows in by_type.items()]
+        total_rows = sum(len(rows) for _, rows, _ in writes)
         done = 0
-        for lab, rows in groups.items():
-            for i in range(0, len(rows), self.settings.graph.write_batch_size):
-                part = rows[i : i + self.settings.graph.write_batch_size]
-                s = await self.graph.write(namespace, Q.merge_entities(lab), part)
-                report.add("nodes_created", s.nodes_created)
-                done += len(part)
-                progress("graph", done, total_rows)
-        for rel_type, rows in by_type.items():
-            for i in range(0, len(rows), self.settings.graph.write_batch_size):
-                part = rows[i : i + self.settings.graph.write_batch_size]
-                s = await self.graph.write(namespace, Q.merge_relationships(rel_type), part)
-                report.add("relationships_created", s.relationships_created)
-                done += len(part)
+        step = self.settings.graph.write_batch_size
+        for cypher, rows, counter in writes:
+            for i in range(0, len(rows), step):
+                s = await self.graph.write(namespace, cypher, rows[i : i + step])
+                report.add(counter, getattr(s, counter))
+                done += len(rows[i : i + step])
                 progress("graph", done, total_rows)
 
         entities = [
