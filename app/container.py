@@ -94,6 +94,19 @@ class Container:
                 await t2c_llm.start()
                 extra_llms.append(t2c_llm)
                 notes.append(f"text2cypher: LoRA adapter {settings.text2cypher.adapter}")
+            if with_llm and settings.text2cypher.vllm_lora and settings.llm.backend == "vllm":
+                from app.llm.vllm_client import VLLMClient
+
+                assert settings.llm.vllm_url is not None
+                t2c_llm = VLLMClient(
+                    settings.llm.vllm_url,
+                    model=settings.llm.vllm_model,
+                    timeout_s=settings.llm.timeout_s,
+                    lora=settings.text2cypher.vllm_lora,
+                )
+                await t2c_llm.start()
+                extra_llms.append(t2c_llm)
+                notes.append(f"text2cypher: worker LoRA adapter {settings.text2cypher.vllm_lora}")
             deps = RetrieverDeps(settings, graph, vectors, embedder, llm, reranker, t2c_llm)
             retrievers = Retrievers(build_retrievers(deps, modes))
             for r in retrievers.values():

@@ -34,6 +34,22 @@ BACKEND_ERRORS = Counter("graphrag_backend_errors_total", "Errors of backends", 
 LLM_TOKENS = Counter("graphrag_llm_tokens_total", "LLM tokens", ["direction", "backend"])
 INGESTED = Counter("graphrag_ingested_items_total", "Items ingested", ["kind"])
 DEGRADED = Counter("graphrag_degraded_responses_total", "Responses served with a failed dependency", ["dependency"])
+CACHE_REQUESTS = Counter(
+    "graphrag_cache_requests_total", "Result-cache lookups of /retrieve and /ask", ["route", "result"]
+)
+"""result: ``hit`` (served from the cache, or from an identical request computed at the same time), ``miss``
+(computed and stored), ``bypass`` (not looked up: ``cache: false``, cache off, or Redis unavailable)."""
+CACHE_ERRORS = Counter("graphrag_cache_errors_total", "Failed or timed-out result-cache calls", ["operation"])
+TEXT2CYPHER_CANDIDATES = Histogram(
+    "graphrag_text2cypher_candidates",
+    "Candidate Cypher queries enumerated per question (grounded text2cypher)",
+    buckets=(0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000),
+)
+TEXT2CYPHER_QUERIES = Counter(
+    "graphrag_text2cypher_queries_total",
+    "Generated Cypher queries by outcome (executed, failed, refused, no_candidates)",
+    ["mode", "outcome"],
+)
 
 
 def metrics_payload() -> bytes:

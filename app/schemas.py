@@ -31,6 +31,7 @@ class RetrieveRequest(_Request):
         description="Payload filters: {field: value}, {field: [any of]}, {field: {gte, lte}}.",
         examples=[{"title": "The Drummel Viaduct"}],
     )
+    cache: bool = Field(True, description="Serve from / store into the result cache (false: always compute).")
 
     _question = field_validator("question")(not_blank)
     _filters = field_validator("filters")(check_filters)
@@ -49,6 +50,7 @@ class RetrieveResponse(BaseModel):
     timings_ms: dict[str, float]
     warnings: list[str] = Field(default_factory=list)
     trace: dict[str, Any] = Field(default_factory=dict)
+    cached: bool = Field(False, description="Served from the result cache.")
 
 
 class CitationOut(BaseModel):
@@ -69,6 +71,7 @@ class AskResponse(BaseModel):
     timings_ms: dict[str, float]
     warnings: list[str] = Field(default_factory=list)
     trace: dict[str, Any] = Field(default_factory=dict)
+    cached: bool = Field(False, description="Served from the result cache.")
 
 
 class IngestRequest(_Request):

@@ -65,7 +65,13 @@ class CacheSettings(BaseModel):
     """``embedded``: the embedded FalkorDB server's Redis; ``redis``: ``url``; ``off``: no cache."""
     url: str | None = None
     ttl_s: int = Field(3600, ge=1)
+    """Lifetime of a cached response (an ingest into the namespace invalidates it earlier)."""
     timeout_s: float = Field(0.5, gt=0)
+    """Limit of every Redis call; past it the request goes on uncached."""
+    lock_ttl_s: float = Field(30.0, gt=0)
+    """Lifetime of the cross-replica single-flight lock of one key."""
+    lock_wait_s: float = Field(10.0, ge=0)
+    """How long a request waits for another replica computing the same key before computing it itself."""
 
 
 class EmbedderSettings(BaseModel):
@@ -141,6 +147,9 @@ class Text2CypherSettings(BaseModel):
     max_answers: int = Field(20, ge=1, le=1000)
     adapter: Path | None = None
     """LoRA adapter folder (``make train-text2cypher``) loaded on top of the local model for text2cypher only."""
+    vllm_lora: str | None = None
+    """With ``llm.backend=vllm``: name of the LoRA adapter the worker serves for text2cypher
+    (``--grounded-lora NAME=PATH``); unset = the worker's base model."""
     free_max_new_tokens: int = Field(128, ge=8, le=1024)
     """Generation budget of the free text2cypher baseline."""
 

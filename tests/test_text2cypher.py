@@ -30,7 +30,9 @@ def test_canonical_candidate_text_and_execution_forms() -> None:
         'MATCH (x1:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(x2:Person)<-[:DIRECTED_BY]-(x3:Movie) '
         "RETURN x3.title"
     )
-    assert c.execution_query().endswith("RETURN x3.title AS name, labels(x3) AS labels, x2.name AS v2 LIMIT $limit")
+    assert c.execution_query().endswith(
+        "(x3:Movie) WHERE x3 <> x1 RETURN x3.title AS name, labels(x3) AS labels, x2.name AS v2 LIMIT $limit"
+    )
     assert c.pattern_text({"name": "B", "v2": "D"}) == (
         'pattern: (x1:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(x2:Person {name: "D"})'
         '<-[:DIRECTED_BY]-(x3:Movie {title: "B"})'
@@ -43,6 +45,7 @@ def test_canonical_candidate_text_and_execution_forms() -> None:
     assert end.text == (
         'MATCH (x1:Person {name: "A"})-[:ACTED_IN]->(x2:Movie)-[:DIRECTED_BY]->(x3:Person {name: "B"}) RETURN x2.title'
     )
+    assert end.where_clause() == " WHERE x2 <> x1 AND x2 <> x3"
 
 
 def test_schema_graph_follows_only_existing_triples() -> None:
@@ -74,6 +77,18 @@ async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:
         assert await t2c.deps.graph.read("demo", c.exists_query())
     two_hop = [c for c in cands if len(c.hops) == 2]
     assert two_hop and max(len(c.hops) for c in cands) <= 3
+
+
+async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
+    """Lines through the city where Selvane Main Line's operator is headquartered: the path comes back to the line
+    itself through distinct edges (relationship uniqueness does not stop it); the executed query excludes it."""
+    line = Anchor("Selvane Main Line", "RailwayLine")
+    hops = (Hop("OPERATED_BY", "out", "RailwayCompany"), Hop("HEADQUARTERED_IN", "out", "City"))
+    c = CandidateQuery(line, (*hops, Hop("CONNECTS", "in", "RailwayLine")))
+    bare = c.match_clause() + " RETURN x4.name AS name"
+    assert "Selvane Main Line" in {r["name"] for r in await t2c.deps.graph.read("demo", bare)}
+    names = {r["name"] for r in await t2c.deps.graph.read("demo", c.execution_query(), {"limit": 100})}
+    assert names and "Selvane Main Line" not in names
 
 
 @pytest.fixture

@@ -8,7 +8,11 @@ text in one canonical form, e.g.
     MATCH (x1:Person {name: "Tom Hanks"})<-[:ACTED_IN]-(x2:Movie) RETURN x2.title
 
 so that a model can generate them token by token under the trie constraint. Cypher's relationship uniqueness within
-one MATCH pattern keeps a path from re-using an edge (so "films sharing a director with X" excludes X itself).
+one MATCH pattern keeps a path from re-using an edge, but a path can still come back to the entity it started from
+through other edges ("who wrote the films X directed" returns X when X also wrote them): what runs (execution,
+existence and count queries) therefore excludes the linked entities from the answers (``WHERE x3 <> x1``), as
+question answering over a graph expects (the answer to "who starred with X" is never X). The canonical text the model
+generates stays without that clause.
 
 This module only builds text and never talks to a database; the retriever prunes candidates that return nothing.
 """
@@ -86,6 +90,12 @@ class CandidateQuery:
                 parts.append(f"{hop.arrow()}(x{i}:{ident(hop.label, 'label')})")
         return "MATCH " + "".join(parts)
 
+    def where_clause(self) -> str:
+        """`` WHERE x3 <> x1``: the returned node is never one of the linked entities of the pattern."""
+        rv = self.return_var
+        others = ["x1"] + ([f"x{len(self.hops) + 1}"] if self.end is not None else [])
+        return " WHERE " + " AND ".join(f"{rv} <> {o}" for o in others if o != rv)
+
     @property
     def text(self) -> str:
         """The canonical query the model generates."""
@@ -101,16 +111,16 @@ class CandidateQuery:
             for i, h in enumerate(self.hops, start=2)
             if i != self.return_index and not (self.end is not None and i == len(self.hops) + 1)
         ]
-        return f"{self.match_clause()} RETURN {', '.join(cols)} LIMIT $limit"
+        return f"{self.match_clause()}{self.where_clause()} RETURN {', '.join(cols)} LIMIT $limit"
 
     def exists_query(self) -> str:
-        return f"{self.match_clause()} RETURN 1 AS ok LIMIT 1"
+        return f"{self.match_clause()}{self.where_clause()} RETURN 1 AS ok LIMIT 1"
 
     def count_query(self) -> str:
         """Distinct answers and how many are in ``$gold``, aggregated inside the query (training-data synthesis:
         no node is materialised)."""
         return (
-            f"{self.match_clause()} WITH DISTINCT {self.return_var}.{self.return_hop.key} AS v "
+            f"{self.match_clause()}{self.where_clause()} WITH DISTINCT {self.return_var}.{self.return_hop.key} AS v "
             "RETURN count(v) AS total, sum(CASE WHEN v IN $gold THEN 1 ELSE 0 END) AS hits"
         )
 

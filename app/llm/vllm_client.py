@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from app.errors import DependencyError, DependencyTimeoutError
-from app.llm.base import Generation, Message
+from app.llm.base import Generation, Message, RankedQuery
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = {429, 502, 503, 504}
@@ -24,9 +24,19 @@ RETRYABLE_STATUS = {429, 502, 503, 504}
 class VLLMClient:
     backend = "vllm"
 
-    def __init__(self, base_url: str, *, model: str | None = None, timeout_s: float = 120.0, retries: int = 2) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        model: str | None = None,
+        timeout_s: float = 120.0,
+        retries: int = 2,
+        lora: str | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model_name = model or ""
+        self.lora = lora
+        """LoRA adapter the worker serves for ``/v1/grounded`` (``--grounded-lora NAME=PATH``); None = base model."""
         self.timeout_s = timeout_s
         self.retries = retries
         self._client: httpx.AsyncClient | None = None
@@ -101,6 +111,35 @@ class VLLMClient:
             tokens_out=int(usage.get("completion_tokens", 0)),
             model=str(data.get("model", self.model_name)),
         )
+
+    async def choose(
+        self,
+        messages: Sequence[Message],
+        candidates: Sequence[str],
+        *,
+        top_m: int,
+        method: str,
+        max_forwards: int = 48,
+    ) -> list[RankedQuery]:
+        """Top-m candidates from the worker's ``/v1/grounded``. The worker scores candidates exactly (prompt
+        log-probabilities, prefix cache) or, for one query, decodes greedily under its trie logits processor;
+        the gateway's ``exact``/``best_first``/``beam`` all map to exact scoring there (same top-m, exact)."""
+        body: dict[str, Any] = {
+            "messages": list(messages),
+            "candidates": list(candidates),
+            "top_m": top_m,
+            "method": "greedy" if method == "greedy" else "exact",
+        }
+        if self.lora:
+            body["lora"] = self.lora
+        data = await self.post_json("/v1/grounded", body)
+        out: list[RankedQuery] = []
+        for r in data.get("ranked", []):
+            i = int(r["index"])
+            if not 0 <= i < len(candidates) or r.get("text") != candidates[i]:
+                raise DependencyError("llm_worker", "grounded answer names a query that is not a candidate")
+            out.append(RankedQuery(i, candidates[i], float(r["logprob"])))
+        return out
 
     async def stream(
         self, messages: Sequence[Message], *, max_new_tokens: int, temperature: float = 0.0
