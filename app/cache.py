@@ -116,6 +116,9 @@ class ResultCache:
             fingerprint=settings_fingerprint(settings),
         )
 
+    async def ping(self) -> bool:
+        return bool(await self._call("ping", lambda: self.client.ping(), False))
+
     async def close(self) -> None:
         try:
             await self.client.aclose()

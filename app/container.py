@@ -1,7 +1,7 @@
 """Everything the running service holds, built and closed by the app's lifespan (or by the CLI for offline jobs).
 
-Start order: data-dir lock -> graph store -> vector store -> embedder -> LLM -> reranker -> retrievers.
-Close order is the reverse, and every step runs even when an earlier one failed.
+Start order: data-dir lock -> graph store -> vector store -> embedder -> LLM -> reranker -> retrievers -> result
+cache. Close order is the reverse, and every step runs even when an earlier one failed.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.cache import ResultCache
 from app.ingest.service import Ingestor
 from app.llm import LLM, build_llm
 from app.models.embedder import Embedder
+from app.models.reranker import build_reranker
 from app.retrievers.base import RetrieverDeps
 from app.retrievers.registry import Retrievers, build_retrievers
 from app.services.qa import QAService
@@ -46,6 +48,8 @@ class Container:
     notes: list[str] = field(default_factory=list)
     extra_llms: list[Any] = field(default_factory=list)
     """Start-up facts worth showing to operators (e.g. which reranker is in use)."""
+    cache: ResultCache | None = None
+    """Result cache of /retrieve and /ask (None: ``cache.backend=off``)."""
 
     @classmethod
     async def start(cls, settings: Settings, *, with_llm: bool = True, modes: list[str] | None = None) -> Container:
@@ -59,6 +63,7 @@ class Container:
         llm = build_llm(settings) if with_llm else None
         notes: list[str] = []
         extra_llms: list[Any] = []
+        reranker: Any = None
         try:
             if lock is not None:
                 lock.acquire()
@@ -67,19 +72,16 @@ class Container:
             await asyncio.to_thread(embedder.warm_up)
             if llm is not None:
                 await llm.start()
-            reranker = None
-            if settings.reranker.model:
-                from app.models.reranker import CrossEncoderReranker
-
-                reranker = CrossEncoderReranker(settings.reranker.model)
-                await asyncio.to_thread(reranker.warm_up)
-                notes.append(f"reranker: cross-encoder {settings.reranker.model}")
+            reranker = build_reranker(settings.reranker)
+            if reranker is not None:
+                await reranker.start()
+                notes.append(f"reranker: {reranker.describe()}")
             else:
                 notes.append(
                     "reranker: none configured (GRAPHRAG_RERANKER__MODEL unset); "
                     "results are ranked by dense cosine similarity"
                 )
-            t2c_llm = None
+            t2c_llm: Any = None  # LocalLLM with an adapter, or the worker client with a LoRA
             if with_llm and settings.text2cypher.adapter is not None and settings.llm.backend == "local":
                 from app.llm.local import LocalLLM
 
@@ -114,12 +116,20 @@ class Container:
         except BaseException:
             for extra in extra_llms:
                 await extra.close()
+            if reranker is not None:
+                await reranker.close()
             await _close_all(graph, vectors, embedder, llm, lock)
             raise
+        cache = ResultCache.connect(settings, graph)
+        if cache is not None:
+            reachable = "reachable" if await cache.ping() else "NOT reachable (requests are served uncached)"
+            notes.append(f"result cache: {settings.cache.backend}, ttl {settings.cache.ttl_s}s, {reachable}")
         for n in notes:
             log.info("%s", n)
         ingestor = Ingestor(settings, graph, vectors, embedder)
         ingestor.on_change += [r.invalidate for r in retrievers.values()]
+        if cache is not None:
+            ingestor.on_change.append(cache.bump_version)  # stale results are never served after an ingest
         return cls(
             settings=settings,
             graph=graph,
@@ -133,11 +143,16 @@ class Container:
             lock=lock,
             notes=notes,
             extra_llms=extra_llms,
+            cache=cache,
         )
 
     async def close(self) -> None:
+        if self.cache is not None:
+            await self.cache.close()
         for extra in self.extra_llms:
             await extra.close()
+        if self.reranker is not None:
+            await self.reranker.close()
         await _close_all(self.graph, self.vectors, self.embedder, self.llm, self.lock)
 
 

@@ -70,7 +70,9 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
         with httpx.Client(base_url=base, timeout=300) as client:
             for q in questions:
                 t = time.perf_counter()
-                resp = client.post("/ask", json={"question": q["question"], "namespace": "demo", "top_k": 5})
+                resp = client.post(
+                    "/ask", json={"question": q["question"], "namespace": "demo", "top_k": 5, "cache": False}
+                )
                 dt = time.perf_counter() - t
                 latencies.append(dt)
                 body = resp.json()
@@ -130,7 +132,9 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
 
 def _show_text2cypher(client: httpx.Client, q: dict[str, Any]) -> int:
     """Ask a knowledge-graph question in ``text2cypher`` mode and print the answer nodes and the query."""
-    r = client.post("/retrieve", json={"question": q["question"], "namespace": "demo", "mode": "text2cypher"})
+    r = client.post(
+        "/retrieve", json={"question": q["question"], "namespace": "demo", "mode": "text2cypher", "cache": False}
+    )
     if r.status_code != 200:
         print(f"   text2cypher: HTTP {r.status_code}")
         return 0

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.cache import ResultCache
 from app.container import Container
 from app.errors import DependencyError
 from app.services.qa import QAService
@@ -29,6 +30,11 @@ def get_qa(container: Annotated[Container, Depends(get_container)]) -> QAService
     return container.qa
 
 
+def get_cache(container: Annotated[Container, Depends(get_container)]) -> ResultCache | None:
+    return container.cache
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 QADep = Annotated[QAService, Depends(get_qa)]
+CacheDep = Annotated[ResultCache | None, Depends(get_cache)]

@@ -17,8 +17,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.container import Container
-from app.errors import AppError, OverloadedError
-from app.observability import REQUEST_LATENCY, REQUESTS, request_id_var, setup_logging
+from app.errors import AppError, DependencyError, OverloadedError
+from app.observability import BACKEND_ERRORS, REQUEST_LATENCY, REQUESTS, request_id_var, setup_logging
 from app.routers import admin, ask, health, retrieve
 from app.settings import Settings
 
@@ -118,6 +118,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(request: Request, exc: AppError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, OverloadedError) else None
+        if isinstance(exc, DependencyError):  # a failed request; degraded ones count where they degrade
+            BACKEND_ERRORS.labels(backend=exc.backend).inc()
         if exc.status >= 500:
             log.warning("%s: %s", exc.code, exc.message)
         return JSONResponse(

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from prometheus_client import REGISTRY as DEFAULT_REGISTRY
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 
@@ -34,6 +34,12 @@ BACKEND_ERRORS = Counter("graphrag_backend_errors_total", "Errors of backends", 
 LLM_TOKENS = Counter("graphrag_llm_tokens_total", "LLM tokens", ["direction", "backend"])
 INGESTED = Counter("graphrag_ingested_items_total", "Items ingested", ["kind"])
 DEGRADED = Counter("graphrag_degraded_responses_total", "Responses served with a failed dependency", ["dependency"])
+BACKEND_UP = Gauge(
+    "graphrag_backend_up",
+    "1 when the backend answered its last check (/readyz and every /metrics scrape), else 0",
+    ["backend"],
+    multiprocess_mode="mostrecent",
+)
 CACHE_REQUESTS = Counter(
     "graphrag_cache_requests_total", "Result-cache lookups of /retrieve and /ask", ["route", "result"]
 )

@@ -110,10 +110,20 @@ class LLMSettings(BaseModel):
 
 
 class RerankerSettings(BaseModel):
-    """Cross-encoder reranker (production configures one; none ships here)."""
+    """Cross-encoder reranker (production configures one; none ships here). A failed rerank keeps the dense order
+    and says so in ``warnings``."""
 
+    backend: Literal["local", "remote"] = "local"
+    """``local``: ``model`` in-process; ``remote``: the reranker service (``workers/reranker``) at ``url``."""
     model: str | None = None
-    """Path or id of a sentence-transformers CrossEncoder; unset = no reranking (said at start-up)."""
+    """Path or id of a sentence-transformers CrossEncoder (backend=local); unset = no reranking (said at start-up).
+    With ``remote`` the service's ``RERANKER_MODEL`` decides."""
+    url: str | None = None
+    """``http://host:8080`` of the reranker service (backend=remote)."""
+    timeout_s: float = Field(10.0, gt=0)
+    """Time limit of one rerank call (remote: retries included)."""
+    max_queue: int = Field(32, ge=1)
+    """Rerank calls allowed to wait (local) or in flight (remote); more are refused at once (dense order kept)."""
 
 
 class RetrievalSettings(BaseModel):
@@ -210,6 +220,8 @@ class Settings(BaseSettings):
             raise ValueError("cache.backend=embedded needs graph.backend=falkordb; use redis or off with neo4j")
         if self.llm.backend == "vllm" and not self.llm.vllm_url:
             raise ValueError("llm.backend=vllm needs GRAPHRAG_LLM__VLLM_URL (e.g. http://llm-worker:8000)")
+        if self.reranker.backend == "remote" and not self.reranker.url:
+            raise ValueError("reranker.backend=remote needs GRAPHRAG_RERANKER__URL (e.g. http://reranker:8080)")
         if self.retrieval.default_top_k > self.retrieval.max_top_k:
             raise ValueError("retrieval.default_top_k must not exceed retrieval.max_top_k")
         if self.environment == "production":

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,12 +81,15 @@ class Ingestor:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
-        self.on_change: list[Callable[[str], None]] = []
-        """Called with the namespace after every ingest (retrievers drop their caches)."""
+        self.on_change: list[Callable[[str], Awaitable[object] | None]] = []
+        """Called with the namespace after every ingest (retrievers drop their caches, the result cache bumps the
+        namespace's version); coroutine callbacks are awaited before the ingest returns."""
 
-    def _changed(self, namespace: str) -> None:
+    async def _changed(self, namespace: str) -> None:
         for callback in self.on_change:
-            callback(namespace)
+            result = callback(namespace)
+            if inspect.isawaitable(result):
+                await result
 
     # --- public entry points --------------------------------------------------------------------------------
     async def ingest_path(
@@ -184,7 +188,7 @@ class Ingestor:
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
         INGESTED.labels(kind="triples").inc(len(seen))
         report.seconds = round(time.perf_counter() - t0, 3)
-        self._changed(namespace)
+        await self._changed(namespace)
         return report
 
     async def ingest_documents(
@@ -260,7 +264,7 @@ class Ingestor:
         await self._embed_and_upsert(namespace, "chunks", points, lambda p: p.payload["text"], report, progress)
         INGESTED.labels(kind="documents").inc(len(pages))
         report.seconds = round(time.perf_counter() - t0, 3)
-        self._changed(namespace)
+        await self._changed(namespace)
         return report
 
     async def ingest_cypher(self, namespace: str, script: str, *, progress: Progress = _noop) -> IngestReport:
@@ -304,7 +308,7 @@ class Ingestor:
         report.add("entities", len(entities))
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
         report.seconds = round(time.perf_counter() - t0, 3)
-        self._changed(namespace)
+        await self._changed(namespace)
         return report
 
     # --- vectors --------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from app.cypher.queries import ident
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
 from app.llm.base import Message
+from app.observability import LLM_TOKENS, TEXT2CYPHER_QUERIES
 from app.retrievers.base import Retriever, RunContext
 from app.retrievers.registry import register
 from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
@@ -104,14 +105,18 @@ class FreeCypherRetriever(Retriever):
             gen = await llm.generate(
                 messages, max_new_tokens=self.settings.text2cypher.free_max_new_tokens, temperature=0.0
             )
+        LLM_TOKENS.labels(direction="in", backend=llm.backend).inc(gen.tokens_in)
+        LLM_TOKENS.labels(direction="out", backend=llm.backend).inc(gen.tokens_out)
         cypher = extract_cypher(gen.text)
         ctx.trace["generated"] = gen.text
         if cypher is None:
+            TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="refused").inc()
             ctx.trace["cypher"] = {"query": None, "rows": [], "error": "no Cypher in the model's reply"}
             ctx.warnings.append("free_cypher: the model wrote no Cypher query; refused")
             return []
         refusal = check_read_only(cypher)
         if refusal is not None:
+            TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="refused").inc()
             ctx.trace["cypher"] = {"query": cypher, "rows": [], "error": refusal}
             ctx.warnings.append(f"free_cypher: query refused ({refusal})")
             return []
@@ -119,9 +124,11 @@ class FreeCypherRetriever(Retriever):
             with ctx.stage("cypher_execution"):
                 rows = await self.deps.graph.read(ns, cypher, max_rows=max(100, query.top_k))
         except AppError as exc:
+            TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="failed").inc()
             ctx.trace["cypher"] = {"query": cypher, "rows": [], "error": exc.message}
             ctx.warnings.append(f"free_cypher: query refused by the engine ({exc.code})")
             return []
+        TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
         plain = [{k: (v.to_dict() if isinstance(v, NodeValue) else v) for k, v in r.items()} for r in rows]
         ctx.trace["cypher"] = {"query": cypher, "rows": plain, "error": None}
         items: list[RetrievedItem] = []

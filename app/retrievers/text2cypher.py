@@ -24,6 +24,7 @@ from app.cypher.candidates import Path as CandidatePath
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
 from app.llm.base import GroundedChooser, Message, RankedQuery
+from app.observability import TEXT2CYPHER_CANDIDATES, TEXT2CYPHER_QUERIES
 from app.retrievers.base import Retriever, RetrieverDeps, RunContext
 from app.retrievers.linking import EntityLink, EntityLinker
 from app.retrievers.registry import register
@@ -156,8 +157,10 @@ class Text2CypherRetriever(Retriever):
             for x in links
         ]
         ctx.trace["candidates"] = len(cands)
+        TEXT2CYPHER_CANDIDATES.observe(len(cands))
         ctx.trace["truncated"] = truncated
         if not cands:
+            TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="no_candidates").inc()
             ctx.trace["cypher"] = {"query": None, "rows": [], "error": "no candidate queries"}
             return []
         with ctx.stage("decoding"):
@@ -180,8 +183,10 @@ class Text2CypherRetriever(Retriever):
                 try:
                     rows = await self.deps.graph.read(ns, cand.execution_query(), {"limit": limit})
                 except AppError as exc:
+                    TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="failed").inc()
                     executed.append({"query": cand.text, "error": exc.code})
                     continue
+                TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
                 executed.append({"query": cand.text, "rows": len(rows)})
                 if rank == 0:
                     names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))

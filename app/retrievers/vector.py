@@ -74,8 +74,16 @@ class VectorRetriever(Retriever):
                 items += await self._entity_items(entity_hits, ns, ctx)
         ctx.trace["candidates"] = {"chunks": len(chunk_hits), "entities": len(entity_hits)}
         if reranker is not None and items:
-            with ctx.stage("rerank"):
-                scores = await reranker.score(query.question, [it.text for it in items])
+            try:
+                with ctx.stage("rerank"):
+                    scores = await reranker.score(query.question, [it.text for it in items])
+            except AppError as exc:
+                # the reranker failed (down, overloaded, too slow): keep the dense order and say so
+                BACKEND_ERRORS.labels(backend="reranker").inc()
+                DEGRADED.labels(dependency="reranker").inc()
+                ctx.warnings.append(f"reranker: unavailable ({exc.code}); results keep the dense order")
+                ctx.trace["reranker_error"] = exc.message
+                return items
             for it, s in zip(items, scores, strict=True):
                 it.provenance["dense_score"] = it.score
                 it.score = float(s)

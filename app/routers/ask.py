@@ -3,7 +3,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
-from app.deps import QADep
+from app.cache import cached
+from app.deps import CacheDep, QADep
 from app.routers.errors import ERROR_RESPONSES
 from app.schemas import AskRequest, AskResponse
 
@@ -18,9 +19,10 @@ router = APIRouter(tags=["qa"])
         200: {"content": {"text/event-stream": {}}, "description": "JSON, or SSE when stream=true"},
     },
 )
-async def ask(req: AskRequest, qa: QADep) -> AskResponse | StreamingResponse:
-    """Answer with citations and the retrieval trace; ``stream: true`` sends server-sent events."""
+async def ask(req: AskRequest, qa: QADep, cache: CacheDep) -> AskResponse | StreamingResponse:
+    """Answer with citations and the retrieval trace; ``stream: true`` sends server-sent events (never cached)."""
     if req.stream:
         events = await qa.ask_stream(req)
         return StreamingResponse(events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-    return await qa.ask(req)
+    params = qa.cache_params(req)
+    return await cached(cache, "/ask", req.namespace, params, AskResponse, lambda: qa.ask(req), enabled=req.cache)

@@ -5,8 +5,9 @@ import asyncio
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
+from app.container import Container
 from app.deps import ContainerDep
-from app.observability import metrics_payload
+from app.observability import BACKEND_UP, metrics_payload
 
 router = APIRouter(tags=["ops"])
 
@@ -17,24 +18,34 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz")
-async def readyz(request: Request) -> JSONResponse:
-    """Readiness: every backend answers."""
-    container = getattr(request.app.state, "container", None)
-    if container is None:
-        return JSONResponse({"status": "starting", "checks": {}}, status_code=503)
+async def backend_checks(container: Container, *, with_cache: bool = False) -> dict[str, bool]:
+    """Ping every backend (5 s at most in all) and record the answers in ``graphrag_backend_up``."""
     checks = {
         "graph": container.graph.ping(),
         "vectors": container.vectors.ping(),
     }
     if container.llm is not None:
         checks["llm"] = container.llm.ping()
+    if with_cache and container.cache is not None:
+        checks["cache"] = container.cache.ping()
     names = list(checks)
     try:
         results = await asyncio.wait_for(asyncio.gather(*checks.values()), timeout=5)
     except TimeoutError:
         results = [False] * len(names)
-    status = {n: ("ok" if r else "down") for n, r in zip(names, results, strict=True)}
+    status = {n: bool(r) for n, r in zip(names, results, strict=True)}
+    for name, ok in status.items():
+        BACKEND_UP.labels(backend=name).set(1 if ok else 0)
+    return status
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> JSONResponse:
+    """Readiness: every backend answers (the optional result cache is not required)."""
+    container = getattr(request.app.state, "container", None)
+    if container is None:
+        return JSONResponse({"status": "starting", "checks": {}}, status_code=503)
+    status = {n: ("ok" if r else "down") for n, r in (await backend_checks(container)).items()}
     status["embedder"] = "ok"
     ok = all(v == "ok" for v in status.values())
     return JSONResponse(
@@ -44,8 +55,11 @@ async def readyz(request: Request) -> JSONResponse:
 
 
 @router.get("/metrics")
-async def metrics() -> Response:
-    """Prometheus exposition."""
+async def metrics(request: Request) -> Response:
+    """Prometheus exposition (every scrape first refreshes ``graphrag_backend_up``)."""
+    container = getattr(request.app.state, "container", None)
+    if container is not None:
+        await backend_checks(container, with_cache=True)
     return Response(metrics_payload(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 

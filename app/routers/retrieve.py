@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.deps import QADep
+from app.cache import cached
+from app.deps import CacheDep, QADep
 from app.routers.errors import ERROR_RESPONSES
 from app.schemas import RetrieveRequest, RetrieveResponse
 
@@ -10,6 +11,9 @@ router = APIRouter(tags=["retrieval"])
 
 
 @router.post("/retrieve", response_model=RetrieveResponse, responses=ERROR_RESPONSES)
-async def retrieve(req: RetrieveRequest, qa: QADep) -> RetrieveResponse:
-    """Ranked context items with scores and provenance."""
-    return await qa.retrieve(req)
+async def retrieve(req: RetrieveRequest, qa: QADep, cache: CacheDep) -> RetrieveResponse:
+    """Ranked context items with scores and provenance (``cached: true`` when served from the result cache)."""
+    params = qa.cache_params(req)
+    return await cached(
+        cache, "/retrieve", req.namespace, params, RetrieveResponse, lambda: qa.retrieve(req), enabled=req.cache
+    )

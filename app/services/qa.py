@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from app.cache import normalise_question
 from app.errors import AppError
 from app.llm.base import LLM
 from app.llm.prompts import Citation, attribute_citations, build_answer_messages
@@ -43,6 +44,20 @@ class QAService:
         top_k = min(top_k, self.settings.retrieval.max_top_k)
         q = RetrievalQuery(question=req.question, namespace=req.namespace, top_k=top_k, filters=req.filters)
         return retriever.name, q
+
+    def cache_params(self, req: RetrieveRequest) -> dict[str, Any]:
+        """Everything of the request, resolved, that changes its response: with the namespace and its index version,
+        the result cache's key (``app/cache.py``). Raises like ``retrieve`` on an unknown mode."""
+        mode, q = self._query(req)
+        params: dict[str, Any] = {
+            "question": normalise_question(req.question),
+            "mode": mode,
+            "top_k": q.top_k,
+            "filters": q.model_dump(mode="json")["filters"],
+        }
+        if isinstance(req, AskRequest):
+            params["max_tokens"] = req.max_tokens or self.settings.llm.max_new_tokens
+        return params
 
     async def _retrieve(self, req: RetrieveRequest) -> tuple[str, RetrievalResult]:
         mode, q = self._query(req)
@@ -144,6 +159,7 @@ class QAService:
                             pieces.append(piece)
                             yield sse("token", {"text": piece})
                 except AppError as exc:
+                    BACKEND_ERRORS.labels(backend="llm").inc()
                     DEGRADED.labels(dependency="llm").inc()
                     warnings.append(f"llm: answer generation failed ({exc.code})")
                     yield sse("error", {"code": exc.code, "message": exc.message})

@@ -121,11 +121,11 @@ name others.
 {{- $_ := set $cfg "GRAPHRAG_LLM__VLLM_URL" (printf "http://%s:%d" (include "graphrag.workerFullname" .) (int .Values.worker.service.port)) }}
 {{- end }}
 {{- if not (hasKey $cfg "GRAPHRAG_LLM__VLLM_MODEL") }}
-{{- $model := .Values.worker.servedModelName }}
-{{- if .Values.worker.loraAdapter.enabled }}
-{{- $model = .Values.worker.loraAdapter.name }}
+{{- $_ := set $cfg "GRAPHRAG_LLM__VLLM_MODEL" .Values.worker.servedModelName }}
 {{- end }}
-{{- $_ := set $cfg "GRAPHRAG_LLM__VLLM_MODEL" $model }}
+{{- /* the LoRA adapter is the text2cypher model: answers stay on the base model */}}
+{{- if and .Values.worker.loraAdapter.enabled (not (hasKey $cfg "GRAPHRAG_TEXT2CYPHER__VLLM_LORA")) }}
+{{- $_ := set $cfg "GRAPHRAG_TEXT2CYPHER__VLLM_LORA" .Values.worker.loraAdapter.name }}
 {{- end }}
 {{- end }}
 {{- toYaml $cfg }}

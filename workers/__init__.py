@@ -1,0 +1,1 @@
+"""GPU-side services the gateway calls over HTTP."""

@@ -1,0 +1,3 @@
+from workers.llm_worker.server import main
+
+main()
