@@ -153,6 +153,10 @@ def eval_cmd(
     namespace: Annotated[str | None, typer.Option(help="Default: the data set's name.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore per-question results of an earlier run.")] = False,
     reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+    nli_model: Annotated[
+        str | None,
+        typer.Option(help="NLI CrossEncoder (path/id): grade generated answers by bidirectional entailment."),
+    ] = None,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Ingest (or reuse) a benchmark and measure retrieval modes on it; writes reports/<dataset>/<ts>.{json,md,png}
@@ -172,6 +176,7 @@ def eval_cmd(
             seed=seed,
             answer_limit=answers,
             fresh=fresh,
+            nli_model=nli_model,
         )
     )
     typer.echo(report["markdown"])

@@ -21,6 +21,7 @@ from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
+from app.eval.nli import NLIGrader
 from app.retrievers.registry import available_modes
 from app.schemas import AskRequest, RetrieveRequest
 from app.settings import Settings
@@ -84,11 +85,14 @@ def curve(ranked: list[str], gold: list[str]) -> list[float]:
 
 
 class Evaluator:
-    def __init__(self, c: Container, bench: Benchmark, namespace: str, answer_limit: int) -> None:
+    def __init__(
+        self, c: Container, bench: Benchmark, namespace: str, answer_limit: int, nli: NLIGrader | None = None
+    ) -> None:
         self.c = c
         self.bench = bench
         self.ns = namespace
         self.answer_limit = answer_limit
+        self.nli = nli
         self._gold_rows: dict[str, list[dict[str, Any]]] = {}
 
     async def one(self, mode: str, q: EvalQuestion, index: int) -> dict[str, Any]:
@@ -135,6 +139,8 @@ class Evaluator:
                 "answer_rougeL": M.rouge_l(answer, q.answers),
                 "answer_contains": M.contains_answer(answer, q.answers),
             }
+            if self.nli is not None:
+                rec["metrics"]["answer_nli"] = self.nli.grade(q.question, answer, q.answers)
         return rec
 
     async def _score_cypher(self, trace: dict[str, Any], q: EvalQuestion) -> dict[str, float] | None:
@@ -274,7 +280,13 @@ def write_plots(report: dict[str, Any], out_dir: Path, stamp: str) -> list[str]:
 
 def write_latest(reports_dir: Path) -> Path:
     """``reports/latest.md``: the newest report of every data set, one section each."""
-    parts = ["# Latest evaluation reports", "", "Newest run per data set (`make eval` refreshes this file).", ""]
+    parts = [
+        "# Latest evaluation reports",
+        "",
+        "Newest run per data set (`make eval` refreshes this file). Curated comparisons across runs, with the command",
+        "behind each number: [`summary.md`](summary.md).",
+        "",
+    ]
     for d in sorted(p for p in reports_dir.iterdir() if p.is_dir() and p.name != "bench"):
         mds = sorted(d.glob("*.md"))
         if mds:
@@ -336,6 +348,7 @@ async def run_eval(
     seed: int = 13,
     answer_limit: int = 0,
     fresh: bool = False,
+    nli_model: str | None = None,
 ) -> dict[str, Any]:
     bench = load_benchmark(dataset, path)
     modes = available_modes() if modes == ["all"] else modes
@@ -347,7 +360,8 @@ async def run_eval(
     c = await Container.start(settings, with_llm=True)
     try:
         ingest = await _ingest(c, bench, ns)
-        ev = Evaluator(c, bench, ns, answer_limit)
+        nli = NLIGrader(nli_model) if nli_model and answer_limit else None
+        ev = Evaluator(c, bench, ns, answer_limit, nli)
         stamp = time.strftime("%Y%m%dT%H%M%S")
         report: dict[str, Any] = {
             "dataset": dataset,
@@ -375,7 +389,9 @@ async def run_eval(
                 report.setdefault("skipped_modes", {})[mode] = "answers with graph nodes, not passages"
                 continue
             key = hashlib.sha1(
-                json.dumps([dataset, ns, mode, limit, seed, answer_limit, str(path)]).encode()
+                json.dumps(
+                    [dataset, ns, mode, limit, seed, answer_limit, str(path)] + ([nli_model] if nli_model else [])
+                ).encode()
             ).hexdigest()[:12]
             run_file = runs_dir / f"{mode}-{key}.jsonl"
             run_files[mode] = str(run_file)
