@@ -63,6 +63,36 @@ def tiny_llama(vocab_size: int, seed: int, eos_token_id: int, *, init_range: flo
     return LlamaForCausalLM(cfg).eval()
 
 
+async def ingest_demo(c: Container) -> None:
+    """The committed demo data set (KG + documents) into namespace ``demo``."""
+    await c.ingestor.ingest_path("demo", "metaqa", DEMO / "kg.txt", labels_path=DEMO / "labels.json")
+    await c.ingestor.ingest_path("demo", "documents", DEMO / "docs")
+
+
+def tiny_bert_cross_encoder(path: Path, words: list[str], *, num_labels: int = 1, seed: int = 0, **config: Any) -> Path:
+    """A one-layer BERT sequence classifier (random weights) with a small WordPiece vocabulary, saved as a
+    sentence-transformers ``CrossEncoder`` folder (tests build cross-encoders from a config: no weights here)."""
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
+
+    chars = list("abcdefghijklmnopqrstuvwxyz0123456789")
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words, *chars, *("##" + c for c in chars), ".", ",", "?"]
+    (path / "vocab.txt").write_text("\n".join(dict.fromkeys(vocab)) + "\n")
+    torch.manual_seed(seed)
+    cfg = BertConfig(
+        vocab_size=len(dict.fromkeys(vocab)),
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        num_labels=num_labels,
+        **config,
+    )
+    BertForSequenceClassification(cfg).eval().save_pretrained(path)
+    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), model_max_length=128).save_pretrained(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return make_settings(tmp_path_factory.mktemp("data"))
@@ -73,9 +103,7 @@ async def app(settings: Settings) -> AsyncIterator[FastAPI]:
     """The real app with the demo data ingested into namespace ``demo``."""
     application = create_app(settings)
     async with LifespanManager(application, startup_timeout=600, shutdown_timeout=120):
-        c: Container = application.state.container
-        await c.ingestor.ingest_path("demo", "metaqa", DEMO / "kg.txt", labels_path=DEMO / "labels.json")
-        await c.ingestor.ingest_path("demo", "documents", DEMO / "docs")
+        await ingest_demo(application.state.container)
         yield application
 
 

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from app.eval.nli import NLIGrader, entailment_index
+from tests.conftest import tiny_bert_cross_encoder
 
 LABELS = {0: "contradiction", 1: "entailment", 2: "neutral"}
 
@@ -69,21 +70,10 @@ def test_threshold_is_strict_and_empty_answers_fail() -> None:
 
 @pytest.fixture(scope="module")
 def tiny_nli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
-
-    path = tmp_path_factory.mktemp("tiny-nli")
-    chars = list("abcdefghijklmnopqrstuvwxyz0123456789")
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *chars, *("##" + c for c in chars), "?", "."]
-    (path / "vocab.txt").write_text("\n".join(vocab) + "\n")
-    torch.manual_seed(1)
-    cfg = BertConfig(
-        vocab_size=len(vocab), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64,
-        max_position_embeddings=128, num_labels=3, id2label=LABELS, label2id={v: k for k, v in LABELS.items()},
-        initializer_range=0.6,
-    )  # fmt: skip
-    BertForSequenceClassification(cfg).eval().save_pretrained(path)
-    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), model_max_length=128).save_pretrained(path)
-    return path
+    labels = {"id2label": LABELS, "label2id": {v: k for k, v in LABELS.items()}}
+    return tiny_bert_cross_encoder(
+        tmp_path_factory.mktemp("tiny-nli"), [], num_labels=3, seed=1, initializer_range=0.6, **labels
+    )
 
 
 def test_a_real_nli_cross_encoder_is_graded_like_the_hand_computation(tiny_nli_dir: Path) -> None:

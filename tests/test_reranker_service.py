@@ -19,7 +19,6 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
-import torch
 import uvicorn
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
@@ -32,7 +31,7 @@ from app.retrievers.base import RetrieverDeps
 from app.retrievers.types import RetrievalQuery
 from app.retrievers.vector import VectorRetriever
 from app.settings import RerankerSettings
-from tests.conftest import DEMO, make_settings
+from tests.conftest import DEMO, make_settings, tiny_bert_cross_encoder
 from workers.reranker import RerankerServiceSettings, create_app
 from workers.reranker.server import RerankerService
 
@@ -42,27 +41,9 @@ WORDS = ["the", "of", "is", "in", "river", "bridge", "viaduct", "arches", "stati
 @pytest.fixture(scope="module")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A one-layer BERT cross-encoder (random weights, num_labels=1) with a small WordPiece vocabulary."""
-    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
-
     path = tmp_path_factory.mktemp("tiny-cross-encoder")
-    chars = list("abcdefghijklmnopqrstuvwxyz0123456789")
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *chars, *("##" + c for c in chars), ".", ",", "?"]
-    (path / "vocab.txt").write_text("\n".join(vocab) + "\n")
-    tokenizer = BertTokenizerFast(vocab_file=str(path / "vocab.txt"), model_max_length=128)
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=128,
-        num_labels=1,
-        initializer_range=0.5,  # spread-out scores, so a mixed-up slice would show
-    )
-    BertForSequenceClassification(config).eval().save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    # spread-out scores (initializer_range 0.5), so a mixed-up slice would show
+    return tiny_bert_cross_encoder(path, WORDS, initializer_range=0.5)
 
 
 @pytest.fixture(scope="module")

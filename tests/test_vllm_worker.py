@@ -28,14 +28,13 @@ import torch
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
-from app.container import Container
 from app.llm.constrained import grounded_generate, top_m_exact
 from app.llm.local import ensure_converted_smollm2
 from app.llm.vllm_client import VLLMClient
 from app.main import create_app
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import LLMSettings, Settings
-from tests.conftest import DEMO, ROOT, make_settings
+from tests.conftest import ROOT, ingest_demo, make_settings
 
 pytestmark = pytest.mark.vllm
 
@@ -174,6 +173,15 @@ def test_greedy_outputs_are_always_candidates(worker_url: str) -> None:
             assert len(ranked) == 1 and ranked[0]["text"] in cands
 
 
+def test_token_id_candidates_rank_like_text_candidates(worker_url: str, hf: tuple[Any, Any]) -> None:
+    _, tok = hf
+    ids = [list(x) for x in tok(CANDS, add_special_tokens=False)["input_ids"]]
+    by_text = grounded(worker_url, QUESTIONS[0], CANDS, method="exact", top_m=3)["ranked"]
+    body = {"messages": [{"role": "user", "content": QUESTIONS[0]}], "candidate_token_ids": ids, "top_m": 3}
+    by_ids = httpx.post(f"{worker_url}/v1/grounded", json=body, timeout=300).json()["ranked"]
+    assert [(r["index"], r["text"]) for r in by_ids] == [(r["index"], r["text"]) for r in by_text]
+
+
 def test_vllm_completions_with_xargs_only_ever_sample_candidates(worker_url: str, hf: tuple[Any, Any]) -> None:
     """The processor alone (vLLM's own /v1/completions, no worker code on the way back), high-temperature sampling:
     every sample decodes to a candidate."""
@@ -274,9 +282,7 @@ async def vllm_app(worker_url: str, tmp_path_factory: pytest.TempPathFactory) ->
     )
     application = create_app(settings)
     async with LifespanManager(application, startup_timeout=600, shutdown_timeout=120):
-        c: Container = application.state.container
-        await c.ingestor.ingest_path("demo", "metaqa", DEMO / "kg.txt", labels_path=DEMO / "labels.json")
-        await c.ingestor.ingest_path("demo", "documents", DEMO / "docs")
+        await ingest_demo(application.state.container)
         yield application
 
 

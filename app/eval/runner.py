@@ -290,7 +290,9 @@ def write_latest(reports_dir: Path) -> Path:
     for d in sorted(p for p in reports_dir.iterdir() if p.is_dir() and p.name != "bench"):
         mds = sorted(d.glob("*.md"))
         if mds:
-            body = mds[-1].read_text().replace("](", f"]({d.name}/").replace("# ", "## ", 1)
+            text = mds[-1].read_text().replace("](", f"]({d.name}/")
+            # one level down: the report's title becomes a section, its sections subsections
+            body = "\n".join("#" + line if line.startswith("#") else line for line in text.splitlines())
             parts += [body.replace(f"]({d.name}/http", "](http"), ""]
     latest = reports_dir / "latest.md"
     latest.write_text("\n".join(parts))

@@ -40,7 +40,9 @@ class GroundedRequest(BaseModel):
 
     messages: list[dict[str, str]] | None = None
     prompt_token_ids: list[int] | None = None
-    candidates: list[str] = Field(..., min_length=1, max_length=20_000)
+    candidates: list[str] | None = Field(None, min_length=1, max_length=20_000)
+    candidate_token_ids: list[list[int]] | None = Field(None, min_length=1, max_length=20_000)
+    """The candidates already tokenised (what the model emits, without EOS); give this or ``candidates``."""
     top_m: int = Field(5, ge=1, le=100)
     method: Literal["exact", "greedy"] = "exact"
     lora: str | None = None
@@ -99,8 +101,12 @@ async def grounded(body: GroundedRequest, request: Request) -> GroundedResponse:
     engine = request.app.state.engine_client
     if (body.messages is None) == (body.prompt_token_ids is None):
         raise HTTPException(status_code=400, detail="give exactly one of messages or prompt_token_ids")
-    if any(not c for c in body.candidates):
+    if (body.candidates is None) == (body.candidate_token_ids is None):
+        raise HTTPException(status_code=400, detail="give exactly one of candidates or candidate_token_ids")
+    if body.candidates is not None and any(not c for c in body.candidates):
         raise HTTPException(status_code=400, detail="candidates must be non-empty strings")
+    if body.candidate_token_ids is not None and any(not c or min(c) < 0 for c in body.candidate_token_ids):
+        raise HTTPException(status_code=400, detail="candidate_token_ids must be non-empty lists of token ids")
     lora = None
     if body.lora is not None:
         lora = state.loras.get(body.lora)
@@ -108,7 +114,12 @@ async def grounded(body: GroundedRequest, request: Request) -> GroundedResponse:
             raise HTTPException(status_code=400, detail=f"unknown lora {body.lora!r}; served: {sorted(state.loras)}")
     t0 = time.perf_counter()
     prompt = encode_prompt(state.tokenizer, body.messages if body.messages is not None else body.prompt_token_ids)
-    cand_ids = tokenize_candidates(state.tokenizer, body.candidates)
+    if body.candidates is not None:
+        texts = body.candidates
+        cand_ids = tokenize_candidates(state.tokenizer, body.candidates)
+    else:
+        cand_ids = body.candidate_token_ids or []
+        texts = [str(state.tokenizer.decode(ids)) for ids in cand_ids]
     job = asyncio.ensure_future(
         choose(
             engine,
@@ -134,8 +145,8 @@ async def grounded(body: GroundedRequest, request: Request) -> GroundedResponse:
     return GroundedResponse(
         model=body.lora or state.model,
         method=body.method,
-        ranked=[RankedOut(index=i, text=body.candidates[i], logprob=lp) for i, lp in ranked],
-        candidates=len(body.candidates),
+        ranked=[RankedOut(index=i, text=texts[i], logprob=lp) for i, lp in ranked],
+        candidates=len(cand_ids),
         prompt_tokens=len(prompt),
         elapsed_ms=(time.perf_counter() - t0) * 1000,
     )
