@@ -220,3 +220,19 @@ def test_lora_training_produces_an_adapter_the_service_loads(tmp_path: Any, cont
         "exact",
     )
     assert best.text in (SABLE, SABLE + " LIMIT 1")
+
+
+def test_synthesis_ties_prefer_the_relation_the_question_names() -> None:
+    """A film's director who also wrote it makes DIRECTED_BY and WRITTEN_BY tie on hits and result count; the tie
+    goes to the relationship the question's words name."""
+    from app.training.synth import relation_overlap
+
+    film = Anchor("Zelig", "Movie")
+    directed, written = (CandidateQuery(film, (Hop(t, "out", "Person"),)) for t in ("DIRECTED_BY", "WRITTEN_BY"))
+    assert relation_overlap("who is the writer of Zelig", written) > relation_overlap(
+        "who is the writer of Zelig", directed
+    )
+    assert relation_overlap("who directed Zelig", directed) > relation_overlap("who directed Zelig", written)
+    assert relation_overlap("which screenwriter wrote it", written) == 1
+    two = CandidateQuery(film, (Hop("WRITTEN_BY", "out", "Person"), Hop("STARRED_ACTORS", "in", "Movie")))
+    assert relation_overlap("the films written by the writer of Zelig starred who", two) == 2
