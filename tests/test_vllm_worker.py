@@ -15,9 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +31,8 @@ from app.llm.vllm_client import VLLMClient
 from app.main import create_app
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import LLMSettings, Settings
-from tests.conftest import ROOT, ingest_demo, make_settings
+from tests.conftest import ingest_demo, make_settings
+from workers.llm_worker.launch import WorkerStartError, local_worker
 
 pytestmark = pytest.mark.vllm
 
@@ -67,12 +65,6 @@ def candidate_set(name: str) -> list[str]:
 CANDS = candidate_set("Sable Class")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def model_dir() -> Path:
     return ensure_converted_smollm2(Settings(_env_file=None).model_cache_dir)  # type: ignore[call-arg]
@@ -95,40 +87,16 @@ def lora_dir(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @contextlib.contextmanager
 def running_worker(model_dir: Path, log_path: Path, *extra: str) -> Iterator[str]:
-    """Start ``python -m workers.llm_worker`` from the vLLM venv on a free port; yield its URL once healthy."""
+    """``workers.llm_worker.launch.local_worker`` from the vLLM venv; a failed start fails the test with its log."""
     if not VLLM_PYTHON.exists():
         pytest.fail(f"{VLLM_PYTHON} is missing: `make test-vllm` builds the vLLM CPU venv")
-    port = _free_port()
-    cmd = [
-        str(VLLM_PYTHON), "-m", "workers.llm_worker", "--model", str(model_dir), "--dtype", "float32",
-        "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "2048", "--enable-prefix-caching", *extra,
-    ]  # fmt: skip
-    env = {**os.environ, "OMP_NUM_THREADS": "2", "VLLM_CPU_KVCACHE_SPACE": "1", "PYTHONPATH": str(ROOT)}
-    t0 = time.perf_counter()
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 900
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"worker exited ({proc.returncode}):\n{log_path.read_text()[-4000:]}")
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"worker not ready in 900 s:\n{log_path.read_text()[-4000:]}")
-            time.sleep(1)
-        print(f"\nvLLM worker {' '.join(extra) or '(base)'} ready in {time.perf_counter() - t0:.1f} s")
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        worker = local_worker(VLLM_PYTHON, model_dir, log_path, *extra, env={"OMP_NUM_THREADS": "2"})
+        with worker as (base, seconds):
+            print(f"\nvLLM worker {' '.join(extra) or '(base)'} ready in {seconds:.1f} s")
+            yield base
+    except WorkerStartError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,41 +29,10 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+from workers.llm_worker.launch import ROOT, local_worker
+
 DEFAULT_PYTHON = Path("~/.cache/graphrag-service/vllm-venv/bin/python").expanduser()
 QUESTION = "Which films did the director of Gold Station Morning also write?"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_worker(python: Path, model: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], str, float]:
-    port = _free_port()
-    cmd = [
-        str(python), "-m", "workers.llm_worker", "--model", str(model), "--dtype", "float32", "--host", "127.0.0.1",
-        "--port", str(port), "--max-model-len", "2048", "--enable-prefix-caching",
-    ]  # fmt: skip
-    env = {
-        **os.environ,
-        "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "1"),
-        "PYTHONPATH": str(ROOT),
-    }
-    t0 = time.perf_counter()
-    log = log_path.open("wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    while True:
-        if proc.poll() is not None:
-            raise SystemExit(f"worker exited; see {log_path}")
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                return proc, url, time.perf_counter() - t0
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
 
 
 async def _timed_completions(client: httpx.AsyncClient, bodies: list[dict[str, Any]]) -> tuple[float, int]:
@@ -180,18 +148,14 @@ def main(argv: list[str] | None = None) -> None:
     out_dir = args.reports_dir / "vllm_worker"
     out_dir.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S")
-    proc = None
+    sizes = [int(x) for x in args.sizes.split(",")]
     start_s = float("nan")
-    url = args.url
-    if url is None:
-        proc, url, start_s = start_worker(args.python, model, out_dir / f"{stamp}-worker.log")
-        print(f"worker ready in {start_s:.1f} s", flush=True)
-    try:
-        result = asyncio.run(run(url, model, [int(x) for x in args.sizes.split(",")], args.repeats))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(60)
+    if args.url is not None:
+        result = asyncio.run(run(args.url, model, sizes, args.repeats))
+    else:
+        with local_worker(args.python, model, out_dir / f"{stamp}-worker.log") as (url, start_s):
+            print(f"worker ready in {start_s:.1f} s", flush=True)
+            result = asyncio.run(run(url, model, sizes, args.repeats))
     vllm_version = None
     if args.python.exists():
         vllm_version = subprocess.run(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import math
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from vllm import SamplingParams
@@ -34,10 +34,31 @@ def _req_id(prefix: str) -> str:
 
 
 async def _final(engine: Any, prompt_ids: list[int], params: SamplingParams, request_id: str, lora: Any) -> Any:
+    """The request's last output; the engine request is aborted if this fails or is cancelled."""
     final = None
-    async for item in engine.generate(TokensPrompt(prompt_token_ids=prompt_ids), params, request_id, lora_request=lora):
-        final = item
+    try:
+        prompt = TokensPrompt(prompt_token_ids=prompt_ids)
+        async for item in engine.generate(prompt, params, request_id, lora_request=lora):
+            final = item
+    except BaseException:
+        await engine.abort([request_id])
+        raise
     return final
+
+
+async def _all(engine: Any, ids: list[str], jobs: Sequence[Awaitable[float]]) -> list[float]:
+    """Run one engine request per id together; if any fails, abort them all (gather leaves the others running)."""
+    try:
+        return list(await asyncio.gather(*jobs))
+    except BaseException:
+        await engine.abort(ids)
+        raise
+
+
+def _sampled_logprob(completion: Any, *, strict: bool) -> float:
+    """Sum of the raw log-probabilities vLLM reports for the tokens a completion emitted."""
+    pairs = zip(completion.token_ids, completion.logprobs or [], strict=strict)
+    return sum(float(entry[tok].logprob) for tok, entry in pairs)
 
 
 async def score_forced(
@@ -61,13 +82,9 @@ async def score_forced(
         comp = out.outputs[0]
         if list(comp.token_ids) != [*seq, eos]:
             raise RuntimeError("forced decoding left its one-candidate trie")
-        return sum(float(entry[tok].logprob) for tok, entry in zip(comp.token_ids, comp.logprobs, strict=True))
+        return _sampled_logprob(comp, strict=True)
 
-    try:
-        return list(await asyncio.gather(*(one(s, r) for s, r in zip(seqs, ids, strict=True))))
-    except BaseException:
-        await engine.abort(ids)
-        raise
+    return await _all(engine, ids, [one(s, r) for s, r in zip(seqs, ids, strict=True)])
 
 
 async def score_exact(
@@ -87,11 +104,7 @@ async def score_exact(
             total += float(entry[full[pos]].logprob)
         return total
 
-    try:
-        return list(await asyncio.gather(*(one(s, r) for s, r in zip(seqs, ids, strict=True))))
-    except BaseException:
-        await engine.abort(ids)
-        raise
+    return await _all(engine, ids, [one(s, r) for s, r in zip(seqs, ids, strict=True)])
 
 
 async def greedy_constrained(
@@ -106,19 +119,11 @@ async def greedy_constrained(
         detokenize=False,
         extra_args={CANDIDATES_KEY: [list(s) for s in seqs], EOS_KEY: eos},
     )
-    rid = _req_id("greedy")
-    try:
-        out = await _final(engine, prompt_ids, params, rid, lora)
-    except BaseException:
-        await engine.abort([rid])
-        raise
+    out = await _final(engine, prompt_ids, params, _req_id("greedy"), lora)
     comp = out.outputs[0]
     tokens = list(comp.token_ids)
-    logprob = 0.0
-    for tok, entry in zip(tokens, comp.logprobs or [], strict=False):
-        logprob += float(entry[tok].logprob)
     body = tokens[:-1] if tokens and tokens[-1] == eos else tokens
-    return body, logprob, len(tokens)
+    return body, _sampled_logprob(comp, strict=False), len(tokens)
 
 
 async def choose(
