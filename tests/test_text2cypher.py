@@ -30,8 +30,10 @@ def test_canonical_candidate_text_and_execution_forms() -> None:
         'MATCH (x1:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(x2:Person)<-[:DIRECTED_BY]-(x3:Movie) '
         "RETURN x3.title"
     )
-    assert c.execution_query().endswith(
-        "(x3:Movie) WHERE x3 <> x1 RETURN x3.title AS name, labels(x3) AS labels, x2.name AS v2 LIMIT $limit"
+    assert c.execution_query() == (
+        'MATCH (x1:Movie {title: "Say \\"Hi\\""})-[r1:DIRECTED_BY]->(x2:Person)<-[r2:DIRECTED_BY]-(x3:Movie) '
+        "WHERE r1 <> r2 AND x2 <> x1 AND x3 <> x1 "
+        "RETURN x3.title AS name, labels(x3) AS labels, x2.name AS v2 LIMIT $limit"
     )
     assert c.pattern_text({"name": "B", "v2": "D"}) == (
         'pattern: (x1:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(x2:Person {name: "D"})'
@@ -45,7 +47,7 @@ def test_canonical_candidate_text_and_execution_forms() -> None:
     assert end.text == (
         'MATCH (x1:Person {name: "A"})-[:ACTED_IN]->(x2:Movie)-[:DIRECTED_BY]->(x3:Person {name: "B"}) RETURN x2.title'
     )
-    assert end.where_clause() == " WHERE x2 <> x1 AND x2 <> x3"
+    assert end.where_clause() == " WHERE x2 <> x1 AND x2 <> x3 AND x3 <> x1"
 
 
 def test_schema_graph_follows_only_existing_triples() -> None:
@@ -89,6 +91,20 @@ async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever
     assert "Selvane Main Line" in {r["name"] for r in await t2c.deps.graph.read("demo", bare)}
     names = {r["name"] for r in await t2c.deps.graph.read("demo", c.execution_query(), {"limit": 100})}
     assert names and "Selvane Main Line" not in names
+
+
+async def test_no_edge_is_used_twice_on_any_engine(t2c: Text2CypherRetriever) -> None:
+    """Cities of the other lines run by Selvane Main Line's operator. FalkorDB, unlike Neo4j, lets the bare pattern
+    re-use the OPERATED_BY edge (x3 = the line itself, adding Halvenmoor); the executed query names the edges and
+    excludes that, so both engines answer the same: Sorrelby Branch's cities only."""
+    line = Anchor("Selvane Main Line", "RailwayLine")
+    op = Hop("OPERATED_BY", "out", "RailwayCompany")
+    c = CandidateQuery(line, (op, Hop("OPERATED_BY", "in", "RailwayLine"), Hop("CONNECTS", "out", "City")))
+    assert "r1 <> r2" in c.where_clause() and "x3 <> x1" in c.where_clause()
+    names = {r["name"] for r in await t2c.deps.graph.read("demo", c.execution_query(), {"limit": 100})}
+    assert names == {"Whitleven", "Sorrelby"}
+    counted = (await t2c.deps.graph.read("demo", c.count_query(), {"gold": ["Sorrelby", "Halvenmoor"]}))[0]
+    assert (counted["total"], counted["hits"]) == (2, 1)
 
 
 @pytest.fixture
@@ -223,16 +239,40 @@ def test_lora_training_produces_an_adapter_the_service_loads(tmp_path: Any, cont
 
 
 def test_synthesis_ties_prefer_the_relation_the_question_names() -> None:
-    """A film's director who also wrote it makes DIRECTED_BY and WRITTEN_BY tie on hits and result count; the tie
-    goes to the relationship the question's words name."""
-    from app.training.synth import relation_overlap
+    """Candidates with the same results (a film's director who also wrote it, a 1-hop query that happens to return
+    what the 3-hop one does): the tie goes to the one whose relationships the question's words name, in the order
+    they are named from the entity outwards."""
+    from app.training.synth import tie_key
 
     film = Anchor("Zelig", "Movie")
-    directed, written = (CandidateQuery(film, (Hop(t, "out", "Person"),)) for t in ("DIRECTED_BY", "WRITTEN_BY"))
-    assert relation_overlap("who is the writer of Zelig", written) > relation_overlap(
-        "who is the writer of Zelig", directed
+    w, w_in, d, d_in = (
+        Hop("WRITTEN_BY", "out", "Person"),
+        Hop("WRITTEN_BY", "in", "Movie"),
+        Hop("DIRECTED_BY", "out", "Person"),
+        Hop("DIRECTED_BY", "in", "Movie"),
     )
-    assert relation_overlap("who directed Zelig", directed) > relation_overlap("who directed Zelig", written)
-    assert relation_overlap("which screenwriter wrote it", written) == 1
-    two = CandidateQuery(film, (Hop("WRITTEN_BY", "out", "Person"), Hop("STARRED_ACTORS", "in", "Movie")))
-    assert relation_overlap("the films written by the writer of Zelig starred who", two) == 2
+    genre, year = Hop("HAS_GENRE", "out", "Genre"), Hop("RELEASE_YEAR", "out", "Year")
+
+    def best(question: str, *paths: tuple[Hop, ...]) -> tuple[Hop, ...]:
+        return max(paths, key=lambda hops: tie_key(question, CandidateQuery(film, hops)))
+
+    assert best("who is the writer of Zelig", (d,), (w,)) == (w,)
+    assert best("who directed Zelig", (w,), (d,)) == (d,)
+    assert best("who wrote Zelig", (d,), (w, w_in, w), (w,)) == (w,)  # a loop naming the same relation loses
+    genre_of = "what is the genre of the movie Written on the Wind"  # the entity's own words name nothing
+    assert max(
+        [(w, w_in, genre), (genre,)],
+        key=lambda h: tie_key(genre_of, CandidateQuery(Anchor("Written on the Wind", "Movie"), h)),
+    ) == (genre,)
+    # every hop named beats one unnamed hop, though both name "writ"
+    q = "the films that share screenwriters with Zelig were released in which years"
+    assert best(q, (d, w_in, year), (w, w_in, year)) == (w, w_in, year)
+    # a 1-hop query returning the same genres loses to the path the question describes
+    q = "what types are the movies directed by the director of Zelig"
+    assert best(q, (genre,), (d, d_in, genre)) == (d, d_in, genre)
+    # both name "writ" and "dire" on every hop: the hop named next to the entity comes first
+    for q in (
+        "who directed the films written by the writer of Zelig",
+        "the movies written by the screenwriter of Zelig were directed by who",
+    ):
+        assert best(q, (d, w_in, d), (w, w_in, d)) == (w, w_in, d)

@@ -7,12 +7,17 @@ text in one canonical form, e.g.
 
     MATCH (x1:Person {name: "Tom Hanks"})<-[:ACTED_IN]-(x2:Movie) RETURN x2.title
 
-so that a model can generate them token by token under the trie constraint. Cypher's relationship uniqueness within
-one MATCH pattern keeps a path from re-using an edge, but a path can still come back to the entity it started from
-through other edges ("who wrote the films X directed" returns X when X also wrote them): what runs (execution,
-existence and count queries) therefore excludes the linked entities from the answers (``WHERE x3 <> x1``), as
-question answering over a graph expects (the answer to "who starred with X" is never X). The canonical text the model
-generates stays without that clause.
+so that a model can generate them token by token under the trie constraint. What runs (execution, existence and
+count queries) adds a ``WHERE`` clause so that the same text means the same answers on every engine:
+
+* **relationship uniqueness made explicit** (``r1 <> r2`` for hops of one type): Neo4j never re-uses an edge within
+  one MATCH pattern, FalkorDB does (measured: ``(x1:Movie)-[:DIRECTED_BY]->(:Person)<-[:DIRECTED_BY]-(x3:Movie)``
+  returns x1 itself as x3 on FalkorDB, not on Neo4j);
+* **no path comes back to a linked entity**: every other node of the path differs from it (``x3 <> x1``), as
+  question answering over a graph expects (the films "that share directors with X" are other films; the answer to
+  "who starred with X" is never X) and as MetaQA's gold answers are built.
+
+The canonical text the model generates stays without that clause.
 
 This module only builds text and never talks to a database; the retriever prunes candidates that return nothing.
 """
@@ -45,9 +50,9 @@ class Hop:
     key: str = "name"
     """Display property of that label (``name``, ``title``)."""
 
-    def arrow(self) -> str:
+    def arrow(self, var: str = "") -> str:
         t = ident(self.rel_type, "relationship type")
-        return f"-[:{t}]->" if self.direction == "out" else f"<-[:{t}]-"
+        return f"-[{var}:{t}]->" if self.direction == "out" else f"<-[{var}:{t}]-"
 
 
 @dataclass(frozen=True)
@@ -81,20 +86,34 @@ class CandidateQuery:
     def return_var(self) -> str:
         return f"x{self.return_index}"
 
-    def match_clause(self) -> str:
+    def match_clause(self, *, named: bool = False) -> str:
+        """The MATCH pattern; ``named`` names the relationships ``r1``.. (for :meth:`where_clause`)."""
         parts = [self.anchor.node("x1")]
         for i, hop in enumerate(self.hops, start=2):
+            arrow = hop.arrow(f"r{i - 1}" if named else "")
             if self.end is not None and i == len(self.hops) + 1:
-                parts.append(hop.arrow() + self.end.node(f"x{i}"))
+                parts.append(arrow + self.end.node(f"x{i}"))
             else:
-                parts.append(f"{hop.arrow()}(x{i}:{ident(hop.label, 'label')})")
+                parts.append(f"{arrow}(x{i}:{ident(hop.label, 'label')})")
         return "MATCH " + "".join(parts)
 
     def where_clause(self) -> str:
-        """`` WHERE x3 <> x1``: the returned node is never one of the linked entities of the pattern."""
-        rv = self.return_var
-        others = ["x1"] + ([f"x{len(self.hops) + 1}"] if self.end is not None else [])
-        return " WHERE " + " AND ".join(f"{rv} <> {o}" for o in others if o != rv)
+        """`` WHERE r1 <> r3 AND x3 <> x1``: no edge is used twice (for every pair of hops of one type) and no node of a
+        linked entity is reached again by another node of the path (needs ``match_clause(named=True)``)."""
+        n = len(self.hops)
+        conds = [
+            f"r{i + 1} <> r{j + 1}"
+            for i in range(n)
+            for j in range(i + 1, n)
+            if self.hops[i].rel_type == self.hops[j].rel_type
+        ]
+        linked = ["x1"] + ([f"x{n + 1}"] if self.end is not None else [])
+        for k in range(2, n + 2):
+            conds += [f"x{k} <> {lv}" for lv in linked if lv != f"x{k}"]
+        return " WHERE " + " AND ".join(conds)
+
+    def _guarded(self) -> str:
+        return self.match_clause(named=True) + self.where_clause()
 
     @property
     def text(self) -> str:
@@ -111,16 +130,16 @@ class CandidateQuery:
             for i, h in enumerate(self.hops, start=2)
             if i != self.return_index and not (self.end is not None and i == len(self.hops) + 1)
         ]
-        return f"{self.match_clause()}{self.where_clause()} RETURN {', '.join(cols)} LIMIT $limit"
+        return f"{self._guarded()} RETURN {', '.join(cols)} LIMIT $limit"
 
     def exists_query(self) -> str:
-        return f"{self.match_clause()}{self.where_clause()} RETURN 1 AS ok LIMIT 1"
+        return f"{self._guarded()} RETURN 1 AS ok LIMIT 1"
 
     def count_query(self) -> str:
         """Distinct answers and how many are in ``$gold``, aggregated inside the query (training-data synthesis:
         no node is materialised)."""
         return (
-            f"{self.match_clause()}{self.where_clause()} WITH DISTINCT {self.return_var}.{self.return_hop.key} AS v "
+            f"{self._guarded()} WITH DISTINCT {self.return_var}.{self.return_hop.key} AS v "
             "RETURN count(v) AS total, sum(CASE WHEN v IN $gold THEN 1 ELSE 0 END) AS hits"
         )
 

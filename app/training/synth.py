@@ -8,9 +8,10 @@ multiple of 5 are used (the multiples of 5 are the validation part).
 
 Ties are common and matter: when a film's director also wrote it, "who wrote X" is answered exactly by both the
 DIRECTED_BY and the WRITTEN_BY query. Breaking such ties by enumeration order taught the model "writer →
-DIRECTED_BY" for 28% of the writer questions; ties are now broken by how many of the candidate's distinct
-relationship-type words (``WRITTEN_BY`` → "written") share a stem with the question's words, then by fewer hops,
-then by enumeration order. Each pair records how many candidates tied (``tied``).
+DIRECTED_BY" for 28% of the writer questions. Ties are broken by :func:`tie_key`: how well the candidate's hops
+match the relationships the question's words name (``WRITTEN_BY`` → "writ" ⊂ "screenwriters"), then fewer hops,
+then which hop is named next to the entity, then enumeration order. Each pair records how many candidates tied
+(``tied``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 from tqdm import tqdm
 
 from app.container import Container
-from app.cypher.candidates import CandidateQuery
+from app.cypher.candidates import CandidateQuery, Hop
 from app.errors import AppError
 from app.eval.loaders import EvalQuestion, load_metaqa
 from app.eval.runner import RunLog
@@ -44,11 +45,53 @@ def schema_file(pairs_file: Path) -> Path:
 _STOP = {"by", "in", "of", "to", "is", "has", "the", "a"}
 
 
-def relation_overlap(question: str, cand: CandidateQuery) -> int:
-    """Distinct relationship-type words of the candidate whose 4-letter stem occurs in a word of the question."""
-    words = re.findall(r"[a-z]+", question.lower())
-    stems = {t[:4] for h in cand.hops for t in h.rel_type.lower().split("_") if t and t not in _STOP}
-    return sum(1 for st in stems if any(st in w for w in words))
+# irregular or short forms whose 4-letter stem differs from the relationship word's ("wrote" / WRITTEN_BY)
+_FORMS = {"wrote": "write", "acted": "actor", "acting": "actor", "acts": "actor", "act": "actor"}
+
+
+def _words(text: str) -> list[str]:
+    return [_FORMS.get(w, w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+
+
+def _stems(hop: Hop) -> set[str]:
+    return {t[:4] for t in hop.rel_type.lower().split("_") if t and t not in _STOP}
+
+
+def _named_at(words: list[str], hop: Hop) -> list[int]:
+    """Positions of the question words that contain the 4-letter stem of a word of the hop's relationship type
+    (``WRITTEN_BY`` → "writ" ⊂ "screenwriters")."""
+    stems = _stems(hop)
+    return [k for k, w in enumerate(words) if any(st in w for st in stems)]
+
+
+def tie_key(question: str, cand: CandidateQuery) -> tuple[int, int, int, int]:
+    """Preference among candidates with the same results (larger is better):
+
+    1. distinct relationship-type stems the question names minus hops it does not name: for "films that share
+       screenwriters with X", WRITTEN_BY→WRITTEN_BY (1 - 0) beats DIRECTED_BY→WRITTEN_BY (1 - 1); for "what types
+       are the movies directed by the director of X" the 3-hop DIRECTED_BY→DIRECTED_BY→HAS_GENRE (1 - 1) beats a
+       1-hop HAS_GENRE that happens to return the same genres (0 - 1); counting stems (not hops) keeps a loop
+       WRITTEN_BY→WRITTEN_BY→WRITTEN_BY level with the 1-hop "who wrote X";
+    2. fewer hops;
+    3. the first hop named closest to the entity's mention ("directed by who" after "the screenwriter of X": the
+       writer hop comes first), a word before the mention winning a tie in distance.
+    """
+    words = _words(question)
+    mention = _words(cand.anchor.name)
+    start = next(
+        (k for k in range(len(words) - len(mention) + 1) if mention and words[k : k + len(mention)] == mention), None
+    )
+    if start is not None:  # the entity's own words name nothing ("Written on the Wind")
+        words = words[:start] + [""] * len(mention) + words[start + len(mention) :]
+    named = [_named_at(words, h) for h in cand.hops]
+    stems = {st for h, at in zip(cand.hops, named, strict=True) if at for st in _stems(h)}
+    distinct = len({st for st in stems if any(st in w for w in words)})
+    unnamed = sum(1 for at in named if not at)
+    first = (10**6, 1)
+    if start is not None and named[0]:
+        end = start + len(mention) - 1
+        first = min((start - k, 0) if k < start else (k - end, 1) for k in named[0])
+    return (distinct - unnamed, -len(cand.hops), -first[0], -first[1])
 
 
 async def best_query(
@@ -82,7 +125,7 @@ async def best_query(
     if hits == 0:
         return None
     tied = [i for h, t, i in scored if (h, t) == (hits, total)]
-    best = max(tied, key=lambda i: (relation_overlap(q.question, cands[i]), -len(cands[i].hops), -i))
+    best = max(tied, key=lambda i: (*tie_key(q.question, cands[i]), -i))
     return {
         "id": q.id,
         "question": q.question,
