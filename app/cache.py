@@ -22,6 +22,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -38,10 +39,21 @@ _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del
 _WARN_EVERY_S = 30.0
 
 
+def files_identity(path: Path | None) -> list[list[Any]]:
+    """Name, size and modification time of the files of a model folder (or file): retraining an adapter into the same
+    path changes it, without reading the weights."""
+    if path is None or not path.exists():
+        return []
+    files = sorted(f for f in ([path] if path.is_file() else path.rglob("*")) if f.is_file())
+    return [[str(f.relative_to(path) if f != path else f.name), f.stat().st_size, f.stat().st_mtime_ns] for f in files]
+
+
 def settings_fingerprint(settings: Settings) -> str:
-    """Hash of the settings that change what /retrieve and /ask return (models, retrieval and decoding knobs), so
-    replicas configured differently never share entries."""
+    """Hash of the settings that change what /retrieve and /ask return (models, retrieval and decoding knobs, and the
+    text2cypher adapter's files), so replicas configured differently never share entries and a retrained adapter
+    never serves answers cached from the old one."""
     relevant = {
+        "adapter_files": files_identity(settings.text2cypher.adapter),
         "embedder": settings.embedder.model,
         "llm": settings.llm.model_dump(mode="json", include={"backend", "model", "vllm_model", "temperature"})
         | {"max_new_tokens": settings.llm.max_new_tokens, "context_chars": settings.llm.context_chars},

@@ -120,6 +120,15 @@ async def test_a_run_writes_reports_and_resumes(tmp_path: Path) -> None:
         settings, dataset="hotpotqa", path=data, modes=["vector"], limit=None, namespace="hp", reports_dir=reports
     )
     assert again["modes"]["vector"]["overall"]["recall@1"] == 50.0
+    # other settings (or code) that change results: the old per-question log is not reused
+    changed = settings.model_copy(
+        update={"retrieval": settings.retrieval.model_copy(update={"max_question_chars": 1999})}
+    )
+    other = await run_eval(
+        changed, dataset="hotpotqa", path=data, modes=["vector"], limit=None, namespace="hp", reports_dir=reports
+    )
+    assert other["modes"]["vector"]["overall"]["recall@1"] == 100.0
+    assert other["per_question"]["vector"] != again["per_question"]["vector"]
     fresh = await run_eval(
         settings,
         dataset="hotpotqa",
@@ -139,3 +148,23 @@ def test_unknown_dataset(name: str, tmp_path: Path) -> None:
 
     with pytest.raises(InvalidInputError, match="unknown dataset"):
         load_benchmark(name, tmp_path)
+
+
+def test_retrained_adapter_changes_the_fingerprint(tmp_path: Path) -> None:
+    """Retraining into the same adapter folder must not let cached answers or resumed eval results of the old
+    adapter be reused."""
+    import os
+
+    from app.cache import settings_fingerprint
+
+    adapter = tmp_path / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_model.safetensors").write_bytes(b"old weights")
+    s = make_settings(tmp_path / "d")
+    s = s.model_copy(update={"text2cypher": s.text2cypher.model_copy(update={"adapter": adapter})})
+    before = settings_fingerprint(s)
+    assert settings_fingerprint(s) == before
+    (adapter / "adapter_model.safetensors").write_bytes(b"new weights")
+    st = (adapter / "adapter_model.safetensors").stat()
+    os.utime(adapter / "adapter_model.safetensors", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert settings_fingerprint(s) != before

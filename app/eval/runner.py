@@ -9,6 +9,7 @@ import hashlib
 import json
 import platform
 import random
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -17,6 +18,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from app.cache import settings_fingerprint
 from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
@@ -338,6 +340,22 @@ async def _ingest(c: Container, bench: Benchmark, ns: str) -> dict[str, Any]:
     return {"counts": r.counts, "seconds": r.seconds}
 
 
+def code_version() -> str:
+    """The git commit of the service code, ``+dirty`` when ``app/`` has uncommitted changes (``unknown`` outside a
+    git checkout)."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "app"], cwd=root, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
 async def run_eval(
     settings: Settings,
     *,
@@ -382,6 +400,10 @@ async def run_eval(
             },
         }
         run_files: dict[str, str] = {}
+        # resume only what the same settings, model files and code produced: a retrained adapter or a new commit
+        # starts the per-question results over instead of mixing them with stale ones
+        fingerprint, code = settings_fingerprint(settings), code_version()
+        report["settings"]["fingerprint"], report["code"] = fingerprint, code
         for mode in modes:
             produces_cypher = c.retrievers.get_mode(mode).produces_cypher
             if bench.kind == "cypher" and not produces_cypher:
@@ -392,7 +414,8 @@ async def run_eval(
                 continue
             key = hashlib.sha1(
                 json.dumps(
-                    [dataset, ns, mode, limit, seed, answer_limit, str(path)] + ([nli_model] if nli_model else [])
+                    [dataset, ns, mode, limit, seed, answer_limit, str(path), fingerprint, code]
+                    + ([nli_model] if nli_model else [])
                 ).encode()
             ).hexdigest()[:12]
             run_file = runs_dir / f"{mode}-{key}.jsonl"
