@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.eval.loaders import load_benchmark, load_kgqa, load_metaqa, load_text2cypher
-from app.eval.runner import RunLog, results_equal, run_eval, sample_questions
+from app.eval.runner import RunLog, aggregate, results_equal, run_eval, sample_questions, to_markdown
 from tests.conftest import make_settings
 
 
@@ -70,6 +70,39 @@ def test_execution_accuracy_compares_row_multisets() -> None:
     assert not results_equal([{"n": "A", "t": "X"}], gold)
     assert not results_equal([{"n": "A", "t": "X"}] * 2 + [{"n": "B", "t": "Y"}], gold)  # multiplicity counts
     assert results_equal([{"c": 1}], [{"count(*)": 1}]) and not results_equal([{"c": 1}], [{"c": "1"}])
+
+
+def test_reports_count_candidate_queries_per_hop() -> None:
+    recs = [
+        {"id": "a", "qtype": "t", "hops": 1, "latency_ms": 1.0, "metrics": {"hits@1": 1.0}, "candidates": 4},
+        {"id": "b", "qtype": "t", "hops": 1, "latency_ms": 1.0, "metrics": {"hits@1": 0.0}, "candidates": 10},
+        {
+            "id": "c",
+            "qtype": "t",
+            "hops": 3,
+            "latency_ms": 1.0,
+            "metrics": {"hits@1": 1.0},
+            "candidates": 300,
+            "truncated": True,
+        },
+        {"id": "d", "qtype": "t", "hops": 3, "latency_ms": 1.0, "metrics": {"hits@1": 1.0}},  # a mode without any
+    ]
+    cand = aggregate(recs)["candidates"]
+    assert list(cand) == ["all", "1-hop", "3-hop"]
+    assert cand["1-hop"] == {"questions": 2, "mean": 7.0, "p50": 10.0, "p95": 10.0, "max": 10.0, "truncated_pct": 0.0}
+    assert cand["3-hop"]["truncated_pct"] == 100.0 and cand["all"]["mean"] == 104.7
+    report = {
+        "kind": "kg",
+        "dataset": "m",
+        "timestamp": "t",
+        "questions": 4,
+        "seed": 1,
+        "namespace": "m",
+        "ingest": {"seconds": 0.0, "counts": {}},
+        "modes": {"text2cypher": aggregate(recs) | {"type_counts": {}}},
+    }
+    assert "3-hop 300.0 / 300 / 300 / 300 (100% truncated)" in to_markdown(report)
+    assert aggregate(recs[3:])["candidates"] == {}  # modes that enumerate nothing report nothing
 
 
 async def test_a_run_writes_reports_and_resumes(tmp_path: Path) -> None:

@@ -110,6 +110,9 @@ class Evaluator:
             return rec
         rec["latency_ms"] = 1000 * (time.perf_counter() - t0)
         rec["stages_ms"] = res.timings_ms
+        if "candidates" in res.trace:  # grounded modes: how many candidate queries the question got
+            rec["candidates"] = int(res.trace["candidates"])
+            rec["truncated"] = bool(res.trace.get("truncated"))
         if kind == "passages":
             ranked = M.dedupe(it.source.title or it.source.node_name or it.id for it in res.items)
             rec["metrics"] = score_passages(ranked, q)
@@ -169,6 +172,29 @@ def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
     return {k: round(100 * sum(r[k] for r in rows if k in r) / max(1, sum(k in r for r in rows)), 2) for k in keys}
 
 
+def candidate_stats(records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Candidate queries per question (grounded modes), overall and per hop: mean, p50, p95, max, and the share of
+    questions whose candidates the ``max_candidates`` bound truncated."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        if "candidates" in r:
+            groups["all"].append(r)
+            if r.get("hops") is not None:
+                groups[f"{r['hops']}-hop"].append(r)
+    out = {}
+    for g, rs in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
+        n = [float(r["candidates"]) for r in rs]
+        out[g] = {
+            "questions": len(rs),
+            "mean": round(sum(n) / len(n), 1),
+            "p50": round(M.percentile(n, 50), 1),
+            "p95": round(M.percentile(n, 95), 1),
+            "max": max(n),
+            "truncated_pct": round(100 * sum(bool(r.get("truncated")) for r in rs) / len(rs), 1),
+        }
+    return out
+
+
 def aggregate(records: list[dict[str, Any]]) -> dict[str, Any]:
     ok = [r for r in records if "metrics" in r]
     by_type: dict[str, list[dict[str, float]]] = defaultdict(list)
@@ -192,6 +218,7 @@ def aggregate(records: list[dict[str, Any]]) -> dict[str, Any]:
         "latency_ms": {f"p{p}": round(M.percentile(lat, p), 2) for p in (50, 95, 99)},
         "stage_ms": {k: {f"p{p}": round(M.percentile(v, p), 2) for p in (50, 95)} for k, v in sorted(stages.items())},
         "curve": [round(100 * sum(c[i] for c in curves) / len(curves), 2) for i in range(CURVE_K)] if curves else [],
+        "candidates": candidate_stats(records),
     }
 
 
@@ -223,6 +250,13 @@ def to_markdown(report: dict[str, Any]) -> str:
             "",
             f"Latency ms p50/p95/p99: {lat['p50']:.0f}/{lat['p95']:.0f}/{lat['p99']:.0f}; stages p50/p95: {stages}.",
         ]
+        if r.get("candidates"):
+            cand = "; ".join(
+                f"{g} {c['mean']:.1f} / {c['p50']:.0f} / {c['p95']:.0f} / {c['max']:.0f}"
+                + (f" ({c['truncated_pct']:.0f}% truncated)" if c["truncated_pct"] else "")
+                for g, c in r["candidates"].items()
+            )
+            lines.append(f"Candidate queries per question, mean / p50 / p95 / max: {cand}.")
         if r["errors"]:
             lines.append(f"Errors: {json.dumps(r['errors'])}.")
         lines.append("")
