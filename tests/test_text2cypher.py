@@ -158,7 +158,7 @@ async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClien
     body = r.json()
     assert body["mode"] == "text2cypher" and body["items"]
     trace: dict[str, Any] = body["trace"]
-    assert trace["candidates"] >= 1 and trace["links"][0]["name"] == "Sable Class"
+    assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
     for item in body["items"]:
         assert item["node"]["name"] and item["node"]["id"] == item["source"]["node_id"] == item["id"]
         assert item["provenance"]["query"].startswith("MATCH (x1:")

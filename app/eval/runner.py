@@ -110,8 +110,8 @@ class Evaluator:
             return rec
         rec["latency_ms"] = 1000 * (time.perf_counter() - t0)
         rec["stages_ms"] = res.timings_ms
-        if "candidates" in res.trace:  # grounded modes: how many candidate queries the question got
-            rec["candidates"] = int(res.trace["candidates"])
+        if "candidate_queries" in res.trace:  # grounded modes: how many candidate queries the question got
+            rec["candidates"] = int(res.trace["candidate_queries"])
             rec["truncated"] = bool(res.trace.get("truncated"))
         if kind == "passages":
             ranked = M.dedupe(it.source.title or it.source.node_name or it.id for it in res.items)

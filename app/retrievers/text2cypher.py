@@ -156,7 +156,7 @@ class Text2CypherRetriever(Retriever):
             {"mention": x.mention, "name": x.name, "labels": x.labels, "method": x.method, "score": round(x.score, 3)}
             for x in links
         ]
-        ctx.trace["candidates"] = len(cands)
+        ctx.trace["candidate_queries"] = len(cands)
         TEXT2CYPHER_CANDIDATES.observe(len(cands))
         ctx.trace["truncated"] = truncated
         if not cands:
