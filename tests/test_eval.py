@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.eval.loaders import load_benchmark, load_kgqa, load_metaqa, load_text2cypher
-from app.eval.runner import RunLog, aggregate, results_equal, run_eval, sample_questions, to_markdown
+from app.eval.runner import RunLog, aggregate, results_equal, run_eval, sample_questions, to_markdown, write_latest
 from tests.conftest import make_settings
 
 
@@ -201,3 +201,20 @@ def test_retrained_adapter_changes_the_fingerprint(tmp_path: Path) -> None:
     st = (adapter / "adapter_model.safetensors").stat()
     os.utime(adapter / "adapter_model.safetensors", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     assert settings_fingerprint(s) != before
+
+
+def test_latest_keeps_sections_of_data_sets_without_a_local_report(tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    (reports / "hotpotqa").mkdir(parents=True)
+    (reports / "hotpotqa" / "20260101T000000.md").write_text("# hotpotqa — old\n\nR@5 1.0\n")
+    (reports / "hotpotqa" / "20260102T000000.md").write_text("# hotpotqa — new\n\nR@5 2.0\n![p](x.png)\n")
+    (reports / "latest.md").write_text(
+        "# Latest\n\n<!-- section: musique -->\n## musique — kept\n\nR@5 63.2\n\n"
+        "<!-- section: hotpotqa -->\n## hotpotqa — stale\n\nR@5 0.5\n"
+    )
+    text = write_latest(reports).read_text()
+    assert "R@5 63.2" in text and "## musique — kept" in text  # no local musique report: its section stays
+    assert "## hotpotqa — new" in text and "](hotpotqa/x.png)" in text
+    assert "stale" not in text and "— old" not in text
+    assert write_latest(reports).read_text() == text  # regenerating changes nothing
+    assert text.index("hotpotqa — new") < text.index("musique — kept")  # one section per data set, sorted

@@ -9,6 +9,7 @@ import hashlib
 import json
 import platform
 import random
+import re
 import subprocess
 import sys
 import time
@@ -314,8 +315,29 @@ def write_plots(report: dict[str, Any], out_dir: Path, stamp: str) -> list[str]:
     return names
 
 
+_SECTION = re.compile(r"^<!-- section: (\S+) -->$", re.M)
+
+
+def _sections(text: str) -> dict[str, str]:
+    """The ``<!-- section: NAME -->``-marked sections of a ``latest.md``."""
+    marks = list(_SECTION.finditer(text))
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return {m.group(1): text[m.start() : end].rstrip() + "\n" for m, end in zip(marks, ends, strict=True)}
+
+
 def write_latest(reports_dir: Path) -> Path:
-    """``reports/latest.md``: the newest report of every data set, one section each."""
+    """``reports/latest.md``: the newest report of every data set, one section each. A data set with no report in
+    this checkout (per-run reports are not committed) keeps its section from the previous ``latest.md``, so a run of
+    one data set never drops the others' numbers."""
+    latest = reports_dir / "latest.md"
+    sections = _sections(latest.read_text()) if latest.exists() else {}
+    for d in sorted(p for p in reports_dir.iterdir() if p.is_dir() and p.name != "bench"):
+        mds = sorted(d.glob("*.md"))
+        if mds:
+            text = mds[-1].read_text().replace("](", f"]({d.name}/")
+            # one level down: the report's title becomes a section, its sections subsections
+            body = "\n".join("#" + line if line.startswith("#") else line for line in text.splitlines())
+            sections[d.name] = f"<!-- section: {d.name} -->\n" + body.replace(f"]({d.name}/http", "](http") + "\n"
     parts = [
         "# Latest evaluation reports",
         "",
@@ -323,14 +345,7 @@ def write_latest(reports_dir: Path) -> Path:
         "behind each number: [`summary.md`](summary.md).",
         "",
     ]
-    for d in sorted(p for p in reports_dir.iterdir() if p.is_dir() and p.name != "bench"):
-        mds = sorted(d.glob("*.md"))
-        if mds:
-            text = mds[-1].read_text().replace("](", f"]({d.name}/")
-            # one level down: the report's title becomes a section, its sections subsections
-            body = "\n".join("#" + line if line.startswith("#") else line for line in text.splitlines())
-            parts += [body.replace(f"]({d.name}/http", "](http"), ""]
-    latest = reports_dir / "latest.md"
+    parts += [sections[name] for name in sorted(sections)]
     latest.write_text("\n".join(parts))
     return latest
 
