@@ -101,7 +101,7 @@ bench-constrained: install
 synth: install
 	$(PY) -m app synth --metaqa $(SHARED)/metaqa --data-dir var/eval --per-hop 600
 
-# ~24 min on 2 cores: all 1,800 pairs (600 per hop), 1 epoch (225 steps of 8), LoRA r=16 on every layer
+# 24–38 min on 2 cores (measured twice): all 1,800 pairs (600 per hop), 1 epoch (225 steps of 8), LoRA r=16 on every layer
 train-text2cypher: install
 	$(PY) -m app train --pairs var/training/metaqa-pairs.jsonl --out $(ADAPTER) \
 		--max-examples 1800 --epochs 1 --batch-size 8 --lr 1e-3

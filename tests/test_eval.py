@@ -218,3 +218,12 @@ def test_latest_keeps_sections_of_data_sets_without_a_local_report(tmp_path: Pat
     assert "stale" not in text and "— old" not in text
     assert write_latest(reports).read_text() == text  # regenerating changes nothing
     assert text.index("hotpotqa — new") < text.index("musique — kept")  # one section per data set, sorted
+
+
+def test_latest_replaces_an_unmarked_file(tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    (reports / "musique").mkdir(parents=True)
+    (reports / "musique" / "20260101T000000.md").write_text("# musique — x\n\nR@5 63.2\n")
+    (reports / "latest.md").write_text("# Latest evaluation reports\n\n## musique — older, written before markers\n")
+    text = write_latest(reports).read_text()
+    assert "<!-- section: musique -->\n## musique — x" in text and "older" not in text
