@@ -321,8 +321,8 @@ _SECTION = re.compile(r"^<!-- section: (\S+) -->$", re.M)
 def _sections(text: str) -> dict[str, str]:
     """The ``<!-- section: NAME -->``-marked sections of a ``latest.md``."""
     marks = list(_SECTION.finditer(text))
-    ends = [m.start() for m in marks[1:]] + [len(text)]
-    return {m.group(1): text[m.start() : end].rstrip() + "\n" for m, end in zip(marks, ends[: len(marks)], strict=True)}
+    bounds = [m.start() for m in marks] + [len(text)]
+    return {m.group(1): text[m.start() : end].rstrip() + "\n" for m, end in zip(marks, bounds[1:], strict=True)}
 
 
 def write_latest(reports_dir: Path) -> Path:
