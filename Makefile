@@ -44,9 +44,9 @@ $(VLLM_STAMP):
 	$(VLLM_VENV)/bin/python -m pip uninstall -y -q torchvision torchaudio torchcodec || true
 	touch $@
 
-# the LLM worker for real on CPU: starts workers/llm_worker from that venv and runs tests/test_vllm_worker.py
+# the LLM worker for real on CPU: starts workers/llm_worker from that venv and runs tests/workers/llm_worker/
 test-vllm: install vllm-venv
-	$(TEST_ENV) GRAPHRAG_VLLM_PYTHON=$(VLLM_VENV)/bin/python $(PY) -m pytest -q -s -m vllm tests/test_vllm_worker.py
+	$(TEST_ENV) GRAPHRAG_VLLM_PYTHON=$(VLLM_VENV)/bin/python $(PY) -m pytest -q -s -m vllm tests/workers/llm_worker
 
 # worker start time, tokens/s, constrained vs unconstrained decoding inside vLLM -> reports/vllm_worker/
 bench-vllm: install vllm-venv
@@ -69,19 +69,24 @@ $(OPS_STAMP):
 helm-check: install ops-tools
 	$(TEST_ENV) GRAPHRAG_OPS_VENV=$(OPS_VENV) $(PY) -m pytest -q tests/test_ops.py -k "helm or chart or compose or dockerfile"
 
+CODE := app grounded workers tests examples
+
+# ruff, mypy --strict, and the import contracts of pyproject.toml (layers, no cycles; import-linter)
 lint: install
-	$(PY) -m ruff check app tests workers
-	$(PY) -m ruff format --check app tests workers
+	$(PY) -m ruff check $(CODE)
+	$(PY) -m ruff format --check $(CODE)
 	$(PY) -m mypy
+	$(PY) -m mypy examples/retrieval_mode/graphrag_example_mode.py
+	$(VENV)/bin/lint-imports --no-cache
 
 format: install
-	$(PY) -m ruff check --fix app tests
-	$(PY) -m ruff format app tests
+	$(PY) -m ruff check --fix $(CODE)
+	$(PY) -m ruff format $(CODE)
 
 # the standard suite: every available mode on every benchmark (~30 min on 2 cores; resumable). text2cypher uses
 # the LoRA adapter when var/adapters/text2cypher-metaqa exists (make synth train-text2cypher), else the base model.
 ADAPTER := var/adapters/text2cypher-metaqa
-EVAL := $(if $(wildcard $(ADAPTER)/adapter_config.json),GRAPHRAG_TEXT2CYPHER__ADAPTER=$(ADAPTER)) \
+EVAL := $(if $(wildcard $(ADAPTER)/adapter_config.json),GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER=$(ADAPTER)) \
 	$(PY) -m app eval --data-dir var/eval --modes all
 eval: install
 	$(EVAL) --dataset metaqa --path $(SHARED)/metaqa --limit 25

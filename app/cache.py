@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from app.observability import BACKEND_ERRORS, CACHE_ERRORS, CACHE_REQUESTS, request_id_var
+from app.retrievers.registry import fingerprint_data
+from app.retrievers.types import CacheHit
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -49,17 +51,23 @@ def files_identity(path: Path | None) -> list[list[Any]]:
 
 
 def settings_fingerprint(settings: Settings) -> str:
-    """Hash of the settings that change what /retrieve and /ask return (models, retrieval and decoding knobs, and the
-    text2cypher adapter's files), so replicas configured differently never share entries and a retrained adapter
-    never serves answers cached from the old one."""
+    """Hash of the settings that change what /retrieve and /ask return, so replicas configured differently never
+    share entries and a retrained adapter never serves answers cached from the old one: the models (with each role's
+    adapter files), the shared retrieval settings, and every enabled mode's class and validated config, defaults
+    included (``registry.fingerprint_data``: a new mode cannot forget to add itself)."""
+    llm = settings.llm
     relevant = {
-        "adapter_files": files_identity(settings.text2cypher.adapter),
         "embedder": settings.embedder.model,
-        "llm": settings.llm.model_dump(mode="json", include={"backend", "model", "vllm_model", "temperature"})
-        | {"max_new_tokens": settings.llm.max_new_tokens, "context_chars": settings.llm.context_chars},
+        "llm": llm.model_dump(
+            mode="json", include={"backend", "model", "vllm_model", "temperature", "max_new_tokens", "context_chars"}
+        ),
+        "roles": {
+            role: {"vllm_lora": r.vllm_lora, "adapter_files": files_identity(r.adapter)}
+            for role, r in (("text2cypher", llm.text2cypher), ("agent", llm.agent))
+        },
         "reranker": settings.reranker.model_dump(mode="json"),
         "retrieval": settings.retrieval.model_dump(mode="json"),
-        "text2cypher": settings.text2cypher.model_dump(mode="json"),
+        "modes": fingerprint_data(settings),
     }
     return hashlib.sha256(json.dumps(relevant, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -324,10 +332,12 @@ def _restore(model: type[R], raw: bytes, t0: float) -> R:
     out = model.model_validate(doc["r"])
     updates: dict[str, Any] = {"cached": True, "request_id": request_id_var.get()}
     trace = getattr(out, "trace", None)
-    if isinstance(trace, dict):
-        cache_info = {"age_s": round(max(0.0, time.time() - float(doc["t"])), 3)}
-        cache_info["lookup_ms"] = round(1000 * (time.perf_counter() - t0), 3)
-        updates["trace"] = {**trace, "cache": cache_info}
+    if isinstance(trace, BaseModel) and "cache" in type(trace).model_fields:
+        hit = CacheHit(
+            age_s=round(max(0.0, time.time() - float(doc["t"])), 3),
+            lookup_ms=round(1000 * (time.perf_counter() - t0), 3),
+        )
+        updates["trace"] = trace.model_copy(update={"cache": hit})
     return out.model_copy(update=updates)
 
 

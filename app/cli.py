@@ -232,7 +232,7 @@ def train(
     top_layers: Annotated[int | None, typer.Option(help="LoRA on the last N layers only (faster on CPU).")] = None,
     data_dir: DataDirOpt = None,
 ) -> None:
-    """LoRA fine-tuning of the local text2cypher model (CPU); load it with GRAPHRAG_TEXT2CYPHER__ADAPTER."""
+    """LoRA fine-tuning of the local text2cypher model (CPU); load it with GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER."""
     from app.llm.local import ensure_converted_smollm2
     from app.training.lora import train_lora
     from app.training.synth import schema_file

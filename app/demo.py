@@ -140,6 +140,6 @@ def _show_text2cypher(client: httpx.Client, q: dict[str, Any]) -> int:
         return 0
     body = r.json()
     names = [it["node"]["name"] for it in body["items"] if it.get("node")]
-    query = (body["trace"].get("cypher") or {}).get("query")
+    query = body["trace"].get("query")  # the Cypher trace of the mode (Text2CypherTrace)
     print(f"   text2cypher: {names[:3]} via {query} ({body['timings_ms'].get('total', 0):.0f} ms)")
     return int(bool(names) and _norm(names[0]) in {_norm(a) for a in q["answers"]})

@@ -12,14 +12,18 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.container import Container
 from app.errors import AppError, DependencyError, OverloadedError
 from app.observability import BACKEND_ERRORS, REQUEST_LATENCY, REQUESTS, request_id_var, setup_logging
+from app.retrievers.registry import enabled_modes, installed_modes
 from app.routers import admin, ask, health, retrieve
+from app.schemas import TRACE_DESCRIPTION
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -152,6 +156,33 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error_body(500, "internal_error", "internal error; see the server log"), status_code=500)
 
 
+def install_openapi(app: FastAPI, traces: dict[str, type[BaseModel]]) -> None:
+    """The OpenAPI document with each mode's trace model: ``trace`` of ``RetrieveResponse`` (and ``retrieval`` of
+    ``AskTrace``) is one of them, by the response's ``mode``. Built once, on the first request for it."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            comps = doc.setdefault("components", {}).setdefault("schemas", {})
+            refs = []
+            for mode, model in traces.items():
+                schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                for name, sub in schema.pop("$defs", {}).items():
+                    if comps.setdefault(name, sub) != sub:
+                        log.warning("OpenAPI: two trace models define a different %s; the schema shows one", name)
+                schema["description"] = f"Trace of mode `{mode}`. " + str(schema.get("description", ""))
+                comps[model.__name__] = schema
+                refs.append({"$ref": f"#/components/schemas/{model.__name__}"})
+            one_of = {"anyOf": refs, "description": TRACE_DESCRIPTION}
+            for owner, prop in (("RetrieveResponse", "trace"), ("AskTrace", "retrieval")):
+                if owner in comps:
+                    comps[owner]["properties"][prop] = one_of
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(settings: Settings | None = None, *, container: Container | None = None) -> FastAPI:
     """Build the app. ``container`` lets tests and the CLI hand over an already started one (not closed by the
     lifespan then)."""
@@ -186,6 +217,8 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
     )
     for r in (retrieve.router, ask.router, admin.router, health.router):
         app.include_router(r)
+    modes = list(container.retrievers) if container is not None else enabled_modes(settings)
+    install_openapi(app, {m: installed_modes()[m].Trace for m in modes})
     return app
 
 

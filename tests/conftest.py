@@ -9,6 +9,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,45 @@ def tiny_bert_cross_encoder(path: Path, words: list[str], *, num_labels: int = 1
     BertForSequenceClassification(cfg).eval().save_pretrained(path)
     BertTokenizerFast(vocab_file=str(path / "vocab.txt"), model_max_length=128).save_pretrained(path)
     return path
+
+
+# candidate Cypher sets shaped like the enumerator's, for the decoding tests
+WORDS = ["Kismet", "Heat", "Alien", "The Thing", "Ran", "Solaris", "Stalker", "Brazil", "Up", "Mother", "Ikiru"]
+RELS = ["DIRECTED_BY", "WRITTEN_BY", "STARRED_ACTORS", "HAS_GENRE", "HAS_TAGS", "IN_LANGUAGE", "RELEASE_YEAR"]
+LABELS = ["Person", "Movie", "Genre", "Tag", "Language", "Year"]
+
+
+def random_cypher_set(rng: random.Random, n: int) -> list[str]:
+    """Candidates the way the enumerator produces them: shared anchors, shared path prefixes, some 1-hop prefixes."""
+    anchors = rng.sample(WORDS, k=rng.randint(1, 3))
+    out: set[str] = set()
+    while len(out) < n:
+        a = rng.choice(anchors)
+        r1, l1 = rng.choice(RELS), rng.choice(LABELS)
+        head = f'MATCH (x1:Movie {{name: "{a}"}})-[:{r1}]->(x2:{l1})'
+        if rng.random() < 0.3:
+            out.add(f"{head} RETURN x2.name")
+        else:
+            r2, l2 = rng.choice(RELS), rng.choice(LABELS)
+            out.add(f"{head}<-[:{r2}]-(x3:{l2}) RETURN x3.name")
+    cands = sorted(out)
+    rng.shuffle(cands)
+    return cands
+
+
+@pytest.fixture(scope="session")
+def smollm2_dir() -> Path:
+    """The packaged SmolLM2, converted once to safetensors in the shared model cache."""
+    from app.llm.local import ensure_converted_smollm2
+
+    return ensure_converted_smollm2(Path.home() / ".cache" / "graphrag-service")
+
+
+@pytest.fixture(scope="session")
+def tokenizer(smollm2_dir: Path) -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(smollm2_dir)
 
 
 @pytest.fixture(scope="session")

@@ -468,7 +468,7 @@ def test_helm_full_render(helm_rendered: dict[str, Any]) -> None:
         cfg["GRAPHRAG_LLM__BACKEND"] == "vllm"
         and cfg["GRAPHRAG_LLM__VLLM_URL"] == "http://rel-graphrag-llm-worker:8001"
         and cfg["GRAPHRAG_LLM__VLLM_MODEL"] == "graphrag-llm"  # answers on the base model
-        and cfg["GRAPHRAG_TEXT2CYPHER__VLLM_LORA"] == "text2cypher"  # the adapter only for text2cypher
+        and cfg["GRAPHRAG_LLM__TEXT2CYPHER__VLLM_LORA"] == "text2cypher"  # the adapter only for text2cypher
     )
     worker_args = docs[("Deployment", "rel-graphrag-llm-worker")]["spec"]["template"]["spec"]["containers"][0]["args"]
     assert "--grounded-lora" in worker_args and "--enable-lora" in worker_args

@@ -29,16 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from app.cypher.queries import ident
-from app.stores.graph.base import SchemaTriple
+from app.cypher.queries import cypher_string, ident
+from app.cypher.schema import SchemaTriple
 
 Direction = Literal["out", "in"]
 Path = tuple["Anchor", tuple["Hop", ...]]
-
-
-def cypher_string(value: str) -> str:
-    """A double-quoted Cypher string literal."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,8 @@
-"""Cypher used by ingestion and retrievers. Labels and relationship types cannot be query parameters, so the
-builders here validate them against a strict identifier pattern before putting them into query text."""
+"""All Cypher text of the service outside candidate enumeration (``candidates.py``): ingestion, retrievers, schema
+introspection and the engine-specific statements of the graph stores (dialect-specific ones are named by engine).
+
+Labels, relationship types and property keys cannot be query parameters, so the builders here validate them against
+a strict identifier pattern before putting them into query text; values always travel as parameters."""
 
 from __future__ import annotations
 
@@ -20,6 +23,11 @@ def ident(name: str, what: str = "identifier") -> str:
     if not _IDENT.match(name):
         raise InvalidInputError(f"invalid {what} {name!r}: letters, digits and '_' only, not starting with a digit")
     return name
+
+
+def cypher_string(value: str) -> str:
+    """A double-quoted Cypher string literal."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def merge_entities(label: str | None) -> str:
@@ -65,7 +73,75 @@ ENTITY_IN_FACTS = (
 )
 ENTITY_NODE = f"MATCH (n:{ENTITY_LABEL} {{name: $name}}) RETURN n.id AS id, labels(n) AS labels LIMIT 1"
 
+NAMED_NODES = (
+    "MATCH (n) WHERE n.name IS NOT NULL OR n.title IS NOT NULL "
+    "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels, "
+    "CASE WHEN n.name IS NULL THEN 'title' ELSE 'name' END AS key"
+)
+"""Every node with a display value (``name``, else ``title``): the value, the labels, and which property holds it."""
+
+
+def node_edge_kinds(label: str | None, key: str, direction: str) -> str:
+    """The distinct ``(type(r) AS t, labels(other) AS l)`` of a node's outgoing (``out``) or incoming (``in``)
+    relationships; the node is ``(:label {key: $name})``, or ``{name: $name}`` of any label when ``label`` is None."""
+    if label is None:
+        node = "(n {name: $name})"
+    else:
+        node = f"(n:`{ident(label, 'label')}` {{`{ident(key, 'property')}`: $name}})"
+    arrow = "-[r]->" if direction == "out" else "<-[r]-"
+    return f"MATCH {node}{arrow}(m) RETURN DISTINCT type(r) AS t, labels(m) AS l"
+
+
+def first_display_value(label: str, rel_type: str) -> str:
+    """The display value (``name``, else ``title``) of one ``label`` node with an outgoing ``rel_type`` edge."""
+    return (
+        f"MATCH (a:`{ident(label, 'label')}`)-[:`{ident(rel_type, 'relationship type')}`]->() "
+        "RETURN coalesce(a.name, a.title) AS v LIMIT 1"
+    )
+
+
+def one_hop_example(source: str, rel_type: str, target: str, name: str) -> str:
+    """A one-hop query from a ``source`` node named ``name``: the one-shot example of the free text2cypher prompt,
+    in the graph's own vocabulary."""
+    a, r, b = ident(source, "label"), ident(rel_type, "relationship type"), ident(target, "label")
+    return f"MATCH (a:{a} {{name: {cypher_string(name)}}})-[:{r}]->(b:{b}) RETURN b.name"
+
+
+ONE_HOP_EXAMPLE_FALLBACK = 'MATCH (m:Movie {title: "The Matrix"})<-[:ACTED_IN]-(p:Person) RETURN p.name'
+"""The free text2cypher prompt's one-shot example when the graph offers none of its own (Neo4j's classic example)."""
+
+
+# --- schema introspection and counts (engine-neutral) ----------------------------------------------------------
+SCHEMA_TRIPLES_QUERY = (
+    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN la, t, lb, count(*) AS n"
+)
+HAS_NODES = "MATCH (n) RETURN count(n) > 0 AS has"
+
 INGEST_LOG_LABEL = "_IngestLog"
 """Bookkeeping nodes (labels starting with ``_`` are hidden from schema introspection)."""
 INGEST_LOG_FIND = f"MATCH (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) RETURN m._sha AS sha"
 INGEST_LOG_ADD = f"MERGE (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) SET m._kind = $kind"
+COUNT_NODES_QUERY = f"MATCH (n) WHERE NOT n:{INGEST_LOG_LABEL} RETURN count(n) AS c"
+COUNT_RELS_QUERY = "MATCH ()-[r]->() RETURN count(r) AS c"
+
+
+# --- engine-specific statements (the syntax differs between FalkorDB and Neo4j) -------------------------------
+FALKORDB_LABELS = "CALL db.labels()"
+FALKORDB_RELATIONSHIP_TYPES = "CALL db.relationshipTypes()"
+FALKORDB_PROPERTY_KEYS = "CALL db.propertyKeys()"
+NEO4J_LABELS = "CALL db.labels() YIELD label RETURN label"
+NEO4J_RELATIONSHIP_TYPES = "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType"
+NEO4J_PROPERTY_KEYS = "CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey"
+NEO4J_DATABASES = "SHOW DATABASES YIELD name RETURN name"
+NEO4J_DELETE_ALL = "MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+
+
+def falkordb_node_index(label: str, prop: str) -> str:
+    return f"CREATE INDEX FOR (n:`{ident(label, 'label')}`) ON (n.`{ident(prop, 'property')}`)"
+
+
+def neo4j_node_index(name: str, label: str, prop: str) -> str:
+    return (
+        f"CREATE INDEX {ident(name, 'index name')} IF NOT EXISTS "
+        f"FOR (n:`{ident(label, 'label')}`) ON (n.`{ident(prop, 'property')}`)"
+    )

@@ -51,7 +51,8 @@ async def run_bench(
             if "answer_generation" in a.timings_ms:
                 stages["ask.answer_generation"].append(a.timings_ms["answer_generation"])
                 gen_ms += a.timings_ms["answer_generation"]
-                tokens_out += int(a.trace.get("generation", {}).get("tokens_out", 0))
+                gen = a.trace.generation
+                tokens_out += (gen.tokens_out or 0) if gen is not None else 0
     finally:
         await c.close()
 

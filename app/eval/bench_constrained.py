@@ -26,13 +26,8 @@ from typing import Any
 
 import torch
 
-from app.llm.constrained import (
-    GroundedLogitsProcessor,
-    TokenTrie,
-    encode_prompt,
-    score_candidates,
-    tokenize_candidates,
-)
+from app.llm.constrained import GroundedLogitsProcessor, score_candidates
+from grounded import TokenTrie, encode_prompt, tokenize_candidates
 
 # fmt: off
 WORDS = (

@@ -26,6 +26,7 @@ from app.eval import metrics as M
 from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
 from app.eval.nli import NLIGrader
 from app.retrievers.registry import available_modes
+from app.retrievers.types import CypherTrace, Trace
 from app.schemas import AskRequest, RetrieveRequest
 from app.settings import Settings
 
@@ -111,9 +112,10 @@ class Evaluator:
             return rec
         rec["latency_ms"] = 1000 * (time.perf_counter() - t0)
         rec["stages_ms"] = res.timings_ms
-        if "candidate_queries" in res.trace:  # grounded modes: how many candidate queries the question got
-            rec["candidates"] = int(res.trace["candidate_queries"])
-            rec["truncated"] = bool(res.trace.get("truncated"))
+        trace = res.trace
+        if isinstance(trace, CypherTrace) and trace.candidate_queries is not None:  # grounded modes
+            rec["candidates"] = trace.candidate_queries
+            rec["truncated"] = trace.truncated
         if kind == "passages":
             ranked = M.dedupe(it.source.title or it.source.node_name or it.id for it in res.items)
             rec["metrics"] = score_passages(ranked, q)
@@ -122,13 +124,12 @@ class Evaluator:
             ranked = M.dedupe(it.node.name for it in res.items if it.node is not None)
             rec["metrics"] = score_answers(ranked, q)
             rec["curve"] = curve(ranked, q.answers)
-            cy = res.trace.get("cypher")
-            if cy is not None:  # modes that answer with a query: did they produce one, and did it run
-                rec["metrics"]["produced_query"] = 1.0 if cy.get("query") else 0.0
-                rec["metrics"]["executable"] = 1.0 if cy.get("query") and cy.get("error") is None else 0.0
-                rec["query"] = cy.get("query")
+            if isinstance(trace, CypherTrace):  # modes that answer with a query: did they produce one, did it run
+                rec["metrics"]["produced_query"] = 1.0 if trace.query else 0.0
+                rec["metrics"]["executable"] = 1.0 if trace.query and trace.error is None else 0.0
+                rec["query"] = trace.query
         else:
-            scored = await self._score_cypher(res.trace, q)
+            scored = await self._score_cypher(trace, q)
             if scored is None:  # the gold query itself does not run on this engine: not a fair question here
                 rec["error"] = "gold_query_unsupported_by_engine"
                 return rec
@@ -149,21 +150,20 @@ class Evaluator:
                 rec["metrics"]["answer_nli"] = self.nli.grade(q.question, answer, q.answers)
         return rec
 
-    async def _score_cypher(self, trace: dict[str, Any], q: EvalQuestion) -> dict[str, float] | None:
+    async def _score_cypher(self, trace: Trace, q: EvalQuestion) -> dict[str, float] | None:
         gold_q = q.meta["cypher"]
         if gold_q not in self._gold_rows:
             try:
                 self._gold_rows[gold_q] = await self.c.graph.read(self.ns, gold_q, max_rows=100_000)
             except AppError:
                 return None
-        cy = trace.get("cypher")
-        if not cy or cy.get("query") is None:
+        if not isinstance(trace, CypherTrace) or trace.query is None:
             return {"executable": 0.0, "execution_accuracy": 0.0, "produced_query": 0.0}
-        ok = cy.get("error") is None
+        ok = trace.error is None
         return {
             "produced_query": 1.0,
             "executable": 1.0 if ok else 0.0,
-            "execution_accuracy": 1.0 if ok and results_equal(cy.get("rows", []), self._gold_rows[gold_q]) else 0.0,
+            "execution_accuracy": 1.0 if ok and results_equal(trace.rows, self._gold_rows[gold_q]) else 0.0,
         }
 
 

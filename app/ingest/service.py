@@ -293,8 +293,7 @@ class Ingestor:
         # every node with a name or title becomes linkable
         rows = await self.graph.read(
             namespace,
-            "MATCH (n) WHERE n.name IS NOT NULL OR n.title IS NOT NULL "
-            "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels",
+            Q.NAMED_NODES,
             max_rows=10_000_000,
             timeout_s=self.settings.graph.write_timeout_s,
         )

@@ -1,10 +1,16 @@
-"""The LLM contract shared by the in-process model and the vLLM worker client."""
+"""The LLM contract shared by the in-process model and the vLLM worker client, and the models of a running service
+by role (``LLMs``)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypedDict, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, TypedDict, runtime_checkable
+
+from grounded import DecodingMethod, ScoredCandidate
+
+Role = Literal["answer", "text2cypher", "agent"]
+ROLES: tuple[Role, ...] = ("answer", "text2cypher", "agent")
 
 
 class Message(TypedDict):
@@ -42,15 +48,6 @@ class LLM(Protocol):
         """Yield text pieces as they are generated; closing the iterator cancels generation."""
 
 
-@dataclass
-class RankedQuery:
-    index: int
-    """Position in the candidate list given to ``choose``."""
-    text: str
-    logprob: float
-    """log P(candidate + EOS | prompt) under the model."""
-
-
 @runtime_checkable
 class GroundedChooser(Protocol):
     """A model that picks among enumerated candidate queries under the token-trie constraint."""
@@ -58,7 +55,45 @@ class GroundedChooser(Protocol):
     model_name: str
 
     async def choose(
-        self, messages: Sequence[Message], candidates: Sequence[str], *, top_m: int, method: str, max_forwards: int = 48
-    ) -> list[RankedQuery]:
-        """Top-m distinct candidates with log-probabilities, best first. ``method``: ``exact`` (score every
-        candidate, prompt KV cache shared) or ``beam`` (beam search under the trie mask)."""
+        self,
+        messages: Sequence[Message],
+        candidates: Sequence[str],
+        *,
+        top_m: int,
+        method: DecodingMethod,
+        max_forwards: int = 48,
+    ) -> list[ScoredCandidate]:
+        """Top-m distinct candidates with ``log P(candidate + EOS | prompt)``, best first (``grounded.DecodingMethod``
+        says what each method does; ``max_forwards`` bounds best-first search)."""
+
+
+@dataclass
+class LLMs:
+    """The language models of a running service, by role. Roles without a model of their own share the answer
+    model's object; ``tuned`` names the roles a fine-tuned adapter serves. Built by ``app.llm.build_llms``."""
+
+    answer: LLM | None = None
+    text2cypher: LLM | None = None
+    agent: LLM | None = None
+    tuned: frozenset[Role] = field(default_factory=frozenset)
+
+    def get(self, role: Role) -> LLM | None:
+        model: LLM | None = getattr(self, role)
+        return model
+
+    def distinct(self) -> list[LLM]:
+        """Each model object once (start and close them once)."""
+        out: list[LLM] = []
+        for role in ROLES:
+            model = self.get(role)
+            if model is not None and all(model is not m for m in out):
+                out.append(model)
+        return out
+
+    async def start(self) -> None:
+        for model in self.distinct():
+            await model.start()
+
+    async def close(self) -> None:
+        for model in self.distinct():
+            await model.close()

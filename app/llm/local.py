@@ -21,7 +21,8 @@ from typing import Any
 
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError
-from app.llm.base import Generation, Message, RankedQuery
+from app.llm.base import Generation, Message
+from grounded import DecodingMethod, ScoredCandidate
 
 log = logging.getLogger(__name__)
 
@@ -184,23 +185,28 @@ class LocalLLM:
             cancel.set()  # stops the worker thread early when the caller was cancelled or timed out
 
     def _choose_sync(
-        self, messages: Sequence[Message], candidates: Sequence[str], top_m: int, method: str, max_forwards: int = 48
-    ) -> list[RankedQuery]:
+        self,
+        messages: Sequence[Message],
+        candidates: Sequence[str],
+        top_m: int,
+        method: DecodingMethod,
+        max_forwards: int = 48,
+    ) -> list[ScoredCandidate]:
         import torch
 
         from app.llm.constrained import grounded_generate, top_m_best_first, top_m_exact
 
         self.warm_up()
+        prompt = list(messages)
         with torch.inference_mode():
             if method == "exact":
-                ranked = top_m_exact(self.model, self.tokenizer, list(messages), candidates, top_m=top_m)
-            elif method == "best_first":
-                ranked = top_m_best_first(
-                    self.model, self.tokenizer, list(messages), candidates, top_m=top_m, max_forwards=max_forwards
+                return top_m_exact(self.model, self.tokenizer, prompt, candidates, top_m=top_m)
+            if method == "best_first":
+                return top_m_best_first(
+                    self.model, self.tokenizer, prompt, candidates, top_m=top_m, max_forwards=max_forwards
                 )
-            else:
-                ranked = grounded_generate(self.model, self.tokenizer, list(messages), candidates, top_m=top_m)
-        return [RankedQuery(r.index, r.text, r.logprob) for r in ranked]
+            beams = 1 if method == "greedy" else None  # beam: top_m beams
+            return grounded_generate(self.model, self.tokenizer, prompt, candidates, top_m=top_m, num_beams=beams)
 
     async def choose(
         self,
@@ -208,9 +214,9 @@ class LocalLLM:
         candidates: Sequence[str],
         *,
         top_m: int,
-        method: str,
+        method: DecodingMethod,
         max_forwards: int = 48,
-    ) -> list[RankedQuery]:
+    ) -> list[ScoredCandidate]:
         return await self._executor.run(
             self._choose_sync, messages, list(candidates), top_m, method, max_forwards, timeout_s=self.timeout_s
         )

@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 
 from app.errors import DependencyError, DependencyTimeoutError
-from app.llm.base import Generation, Message, RankedQuery
+from app.llm.base import Generation, Message
+from grounded import DecodingMethod, ScoredCandidate
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = {429, 502, 503, 504}
@@ -118,27 +119,27 @@ class VLLMClient:
         candidates: Sequence[str],
         *,
         top_m: int,
-        method: str,
+        method: DecodingMethod,
         max_forwards: int = 48,
-    ) -> list[RankedQuery]:
-        """Top-m candidates from the worker's ``/v1/grounded``. The worker scores candidates exactly (prompt
-        log-probabilities, prefix cache) or, for one query, decodes greedily under its trie logits processor;
-        the gateway's ``exact``/``best_first``/``beam`` all map to exact scoring there (same top-m, exact)."""
+    ) -> list[ScoredCandidate]:
+        """Top-m candidates from the worker's ``/v1/grounded``, which takes the same method vocabulary: it scores
+        candidates exactly (prompt log-probabilities, prefix cache) for ``exact``, ``best_first`` and ``beam`` (the
+        same top-m, exact) and decodes greedily under its trie logits processor for ``greedy``."""
         body: dict[str, Any] = {
             "messages": list(messages),
             "candidates": list(candidates),
             "top_m": top_m,
-            "method": "greedy" if method == "greedy" else "exact",
+            "method": method,
         }
         if self.lora:
             body["lora"] = self.lora
         data = await self.post_json("/v1/grounded", body)
-        out: list[RankedQuery] = []
+        out: list[ScoredCandidate] = []
         for r in data.get("ranked", []):
             i = int(r["index"])
             if not 0 <= i < len(candidates) or r.get("text") != candidates[i]:
                 raise DependencyError("llm_worker", "grounded answer names a query that is not a candidate")
-            out.append(RankedQuery(i, candidates[i], float(r["logprob"])))
+            out.append(ScoredCandidate(i, candidates[i], float(r["logprob"])))
         return out
 
     async def stream(

@@ -1,90 +1,175 @@
-"""The retriever contract.
+"""The retriever contract: what a retrieval mode is, what it receives, and what it returns.
 
-``Retriever.retrieve()`` is concrete: it validates the query, times the call, runs the abstract ``_retrieve()``,
-then ranks, truncates and stamps every item with the retriever's name. Retrievers get their dependencies in the
-constructor (``RetrieverDeps``) and keep no global state; ``warm_up()`` does any heavy preparation.
+A mode is one module with one ``Retriever`` subclass, registered under its name in the ``graphrag.retrievers``
+entry-point group (``registry.py``). The class declares:
+
+* ``name`` and ``description``;
+* ``Config``: a ``ModeConfig`` (pydantic) with documented defaults, filled from the ``modes.<name>`` settings section
+  (``GRAPHRAG_MODES__<NAME>__<FIELD>``) and validated when the service starts;
+* ``Trace``: a ``ModeTrace`` (pydantic) of what the mode did for one query; the API schema shows it;
+* ``_retrieve(query, ctx)``: the work. ``retrieve()`` is concrete: it validates the query, times the call, runs
+  ``_retrieve``, then ranks, truncates and stamps every item with the mode's name.
+
+A mode gets everything through ``RetrieverDeps`` (typed: stores, embedder, the LLMs by role, the reranker, the shared
+entity linker, and the other enabled modes) and keeps no global state; ``__init__`` is cheap, ``warm_up()`` does
+heavy preparation, ``invalidate(namespace)`` drops what it cached about a namespace after an ingest into it.
+
+What a mode must not do: import another mode (call it through ``call_mode``), build its own name index (use
+``deps.linker``), hold Cypher text (``app/cypher/``) or speak HTTP.
 """
 
 from __future__ import annotations
 
+import contextvars
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from app.errors import AppError
-from app.llm.base import LLM
+from pydantic import BaseModel, ConfigDict
+
+from app.errors import AppError, InvalidInputError
+from app.llm.base import LLMs
 from app.models.embedder import Embedder
+from app.models.reranker import Reranker
 from app.observability import RETRIEVALS, stage
-from app.retrievers.types import RetrievalQuery, RetrievalResult, RetrievedItem
+from app.retrievers.linking import EntityLinker
+from app.retrievers.types import CypherTrace, ModeTrace, RetrievalQuery, RetrievalResult, RetrievedItem
 from app.settings import Settings
 from app.stores.graph.base import GraphStore
 from app.stores.vector.base import VectorStore
 
 
+class ModeConfig(BaseModel):
+    """Base of every mode's settings: unknown fields are an error (a typo must not pass silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
+ConfigT = TypeVar("ConfigT", bound=ModeConfig)
+TraceT = TypeVar("TraceT", bound=ModeTrace)
+
+# the modes running in this task, outermost first: a mode that calls modes that call it back fails clearly
+_CALL_STACK: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("retriever_call_stack", default=())
+
+
 @dataclass
+class RunContext(Generic[TraceT]):
+    """Per-call scratch space: the mode's trace, stage timings, and warnings about degraded dependencies."""
+
+    mode: str
+    trace: TraceT
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def stage(self, name: str) -> Any:
+        """``with ctx.stage("embed"):`` times a pipeline stage (``graphrag_stage_duration_seconds`` too)."""
+        return stage(name, self.mode, self.timings_ms)
+
+    def warn(self, message: str) -> None:
+        """Say that a dependency failed and the result is degraded (each message once)."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+class Retrievers(dict[str, "Retriever[Any, Any]"]):
+    """The enabled modes of a running service, by name. Modes reach each other through it (``deps.modes``)."""
+
+    def get_mode(self, mode: str) -> Retriever[Any, Any]:
+        """The mode, or a 422 that lists the enabled modes (``mode`` comes from a request)."""
+        try:
+            return self[mode]
+        except KeyError:
+            raise InvalidInputError(
+                f"unknown mode {mode!r}; available modes: {', '.join(sorted(self))}",
+                details={"available_modes": sorted(self)},
+                code="unknown_mode",
+            ) from None
+
+
+@dataclass(frozen=True)
 class RetrieverDeps:
+    """What a mode may use. One instance is shared by every mode of a service."""
+
     settings: Settings
     graph: GraphStore
     vectors: VectorStore
     embedder: Embedder
-    llm: LLM | None = None
-    reranker: Any = None
-    text2cypher_llm: Any = None
-    """A separate model for text2cypher (the local model with a LoRA adapter), when configured."""
+    linker: EntityLinker
+    """The one entity linker of the service: name indexes per namespace, built once, dropped on ingest."""
+    llms: LLMs = field(default_factory=LLMs)
+    """Language models by role: ``llms.answer``, ``llms.text2cypher``, ``llms.agent`` (None when not loaded)."""
+    reranker: Reranker | None = None
+    """The cross-encoder, when one is configured."""
+    modes: Retrievers = field(default_factory=Retrievers)
+    """Every enabled mode, for modes that compose others (use ``Retriever.call_mode``)."""
 
 
-@dataclass
-class RunContext:
-    """Per-call scratch space: stage timings, warnings about degraded dependencies, and a free-form trace."""
-
-    mode: str
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    trace: dict[str, Any] = field(default_factory=dict)
-
-    def stage(self, name: str) -> Any:
-        return stage(name, self.mode, self.timings_ms)
-
-
-class Retriever(ABC):
+class Retriever(ABC, Generic[ConfigT, TraceT]):
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    Config: ClassVar[type[ModeConfig]] = ModeConfig
+    """The mode's settings model (``modes.<name>``)."""
+    Trace: ClassVar[type[ModeTrace]] = ModeTrace
+    """The mode's trace model."""
     produces_cypher: ClassVar[bool] = False
-    """True for modes that answer by executing a Cypher query (``trace["cypher"]``: query, rows, error)."""
+    """Derived: the mode answers by running a Cypher query (its ``Trace`` is a ``CypherTrace``)."""
 
-    def __init__(self, deps: RetrieverDeps) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.produces_cypher = issubclass(cls.Trace, CypherTrace)
+
+    def __init__(self, deps: RetrieverDeps, config: ConfigT | None = None) -> None:
         self.deps = deps
         self.settings = deps.settings
+        self.config: ConfigT = config if config is not None else cast(ConfigT, self.Config())
 
-    async def warm_up(self) -> None:  # noqa: B027 - an optional hook, empty by default
+    async def warm_up(self) -> None:
         """Heavy, idempotent preparation (loading models, compiling tables)."""
 
-    def invalidate(self, namespace: str) -> None:  # noqa: B027 - an optional hook, empty by default
+    def invalidate(self, namespace: str) -> None:
         """Drop anything cached about ``namespace`` (called after every ingest into it)."""
+
+    def required_modes(self) -> Sequence[str]:
+        """Other modes this one calls (checked at start-up: they must be enabled)."""
+        return ()
 
     async def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
         query = RetrievalQuery.model_validate(query.model_dump())
-        ctx = RunContext(mode=self.name)
+        ctx: RunContext[TraceT] = RunContext(mode=self.name, trace=cast(TraceT, self.Trace()))
         t0 = time.perf_counter()
+        token = _CALL_STACK.set((*_CALL_STACK.get(), self.name))
         try:
             items = await self._retrieve(query, ctx)
         except AppError:
             RETRIEVALS.labels(mode=self.name, outcome="error").inc()
             raise
+        finally:
+            _CALL_STACK.reset(token)
         items = sorted(items, key=lambda it: it.score, reverse=True)[: query.top_k]
         for it in items:
             it.retriever = self.name
         ctx.timings_ms["total"] = round(1000 * (time.perf_counter() - t0), 3)
         RETRIEVALS.labels(mode=self.name, outcome="ok" if items else "empty").inc()
         return RetrievalResult(
-            retriever=self.name,
-            items=items,
-            timings_ms=ctx.timings_ms,
-            warnings=ctx.warnings,
-            trace=ctx.trace,
+            retriever=self.name, items=items, timings_ms=ctx.timings_ms, warnings=ctx.warnings, trace=ctx.trace
         )
 
+    async def call_mode(self, mode: str, query: RetrievalQuery, ctx: RunContext[Any]) -> RetrievalResult:
+        """Run another enabled mode on ``query`` (fusion, agents): its warnings join this call's and its stage
+        timings are kept under ``<mode>.<stage>``; its items keep its name."""
+        if mode in _CALL_STACK.get():
+            raise ValueError(f"mode {self.name!r} calls {mode!r}, which is already running in this call: a cycle")
+        other = self.deps.modes.get(mode)
+        if other is None:
+            raise ValueError(f"mode {self.name!r} calls {mode!r}, which is not enabled")
+        res = await other.retrieve(query)
+        for w in res.warnings:
+            ctx.warn(w)
+        ctx.timings_ms.update({f"{mode}.{k}": v for k, v in res.timings_ms.items()})
+        return res
+
     @abstractmethod
-    async def _retrieve(self, query: RetrievalQuery, ctx: RunContext) -> list[RetrievedItem]:
+    async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[TraceT]) -> list[RetrievedItem]:
         """Return candidate items (any order, any count); the base class ranks and truncates."""

@@ -7,68 +7,36 @@ and the response says why. This is the comparison point for the grounded ``text2
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from app.cypher.candidates import cypher_string
-from app.cypher.queries import ident
+from pydantic import Field
+
+from app.cypher import queries as Q
+from app.cypher.safety import check_read_only, extract_cypher
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
 from app.llm.base import Message
 from app.observability import LLM_TOKENS, TEXT2CYPHER_QUERIES
-from app.retrievers.base import Retriever, RunContext
-from app.retrievers.registry import register
-from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
-from app.stores.graph.base import GraphSchema, NodeValue
+from app.retrievers.base import ModeConfig, Retriever, RunContext
+from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
+from app.stores.graph.base import GraphSchema, GraphStore, NodeValue
 
 SYSTEM = (
     "You translate questions into Cypher queries for a Neo4j graph. Reply with one Cypher query only.\n"
     "Graph schema:\n{schema}\nNodes have a `name` property (movies in some graphs use `title`)."
 )
 EXAMPLE_Q = "Who acted in The Matrix?"
-EXAMPLE_A = 'MATCH (m:Movie {title: "The Matrix"})<-[:ACTED_IN]-(p:Person) RETURN p.name'
 
 
-async def schema_example(graph: Any, namespace: str, schema: GraphSchema) -> tuple[str, str]:
+async def schema_example(graph: GraphStore, namespace: str, schema: GraphSchema) -> tuple[str, str]:
     """A one-shot example in this graph's own vocabulary (its first schema triple and a real node name)."""
     for t in schema.triples:
-        q = f"MATCH (a:`{ident(t.source)}`)-[:`{ident(t.rel_type)}`]->() RETURN coalesce(a.name, a.title) AS v LIMIT 1"
-        rows = await graph.read(namespace, q)
+        rows = await graph.read(namespace, Q.first_display_value(t.source, t.rel_type))
         if rows and rows[0]["v"] is not None:
             name = str(rows[0]["v"])
             words = t.rel_type.lower().replace("_", " ")
-            return (
-                f"What is {words} for {name}?",
-                f"MATCH (a:{t.source} {{name: {cypher_string(name)}}})-[:{t.rel_type}]->(b:{t.target}) RETURN b.name",
-            )
-    return EXAMPLE_Q, EXAMPLE_A
-
-
-_FORBIDDEN = re.compile(
-    r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD\s+CSV|FOREACH|CALL\s*\{|CALL\s+(?!db\.))\b", re.IGNORECASE
-)
-_START = re.compile(r"\b(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|RETURN)\b", re.IGNORECASE)
-
-
-def extract_cypher(text: str) -> str | None:
-    """The query in a model reply: a fenced block if any, else from the first MATCH/WITH/... to the end."""
-    fenced = re.search(r"```(?:cypher)?\s*(.*?)```", text, re.DOTALL | re.IGNORECASE)
-    body = fenced.group(1) if fenced else text
-    m = _START.search(body)
-    if m is None:
-        return None
-    query = body[m.start() :].strip().split(";")[0].strip()
-    return query or None
-
-
-def check_read_only(query: str) -> str | None:
-    """Why a query is refused, or None when it may run."""
-    m = _FORBIDDEN.search(query)
-    if m:
-        return f"write or procedure clause {m.group(1).upper()!r} is not allowed"
-    if "RETURN" not in query.upper():
-        return "the query returns nothing"
-    return None
+            return f"What is {words} for {name}?", Q.one_hop_example(t.source, t.rel_type, t.target, name)
+    return EXAMPLE_Q, Q.ONE_HOP_EXAMPLE_FALLBACK
 
 
 def _display(value: Any) -> str | None:
@@ -82,16 +50,26 @@ def _display(value: Any) -> str | None:
     return None
 
 
-@register
-class FreeCypherRetriever(Retriever):
+class FreeCypherConfig(ModeConfig):
+    max_new_tokens: int = Field(128, ge=8, le=1024)
+    """Generation budget of the query."""
+
+
+class FreeCypherTrace(CypherTrace):
+    generated: str | None = None
+    """The model's whole reply (the query is extracted from it)."""
+
+
+class FreeCypherRetriever(Retriever[FreeCypherConfig, FreeCypherTrace]):
     name = "free_cypher"
     description = "Baseline: the LLM writes Cypher from the schema; checked, executed read-only, refused on failure."
-    produces_cypher = True
+    Config = FreeCypherConfig
+    Trace = FreeCypherTrace
 
-    async def _retrieve(self, query: RetrievalQuery, ctx: RunContext) -> list[RetrievedItem]:
-        llm = self.deps.llm
+    async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[FreeCypherTrace]) -> list[RetrievedItem]:
+        llm, trace = self.deps.llms.answer, ctx.trace  # the untuned model: this is the baseline
         if llm is None:
-            raise DependencyError("llm", "free_cypher needs an answer model")
+            raise DependencyError("llm", "free_cypher needs a language model")
         ns = query.namespace
         schema = await self.deps.graph.schema(ns)
         example_q, example_a = await schema_example(self.deps.graph, ns, schema)
@@ -102,35 +80,33 @@ class FreeCypherRetriever(Retriever):
             {"role": "user", "content": query.question},
         ]
         with ctx.stage("decoding"):
-            gen = await llm.generate(
-                messages, max_new_tokens=self.settings.text2cypher.free_max_new_tokens, temperature=0.0
-            )
+            gen = await llm.generate(messages, max_new_tokens=self.config.max_new_tokens, temperature=0.0)
         LLM_TOKENS.labels(direction="in", backend=llm.backend).inc(gen.tokens_in)
         LLM_TOKENS.labels(direction="out", backend=llm.backend).inc(gen.tokens_out)
         cypher = extract_cypher(gen.text)
-        ctx.trace["generated"] = gen.text
+        trace.generated = gen.text
         if cypher is None:
             TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="refused").inc()
-            ctx.trace["cypher"] = {"query": None, "rows": [], "error": "no Cypher in the model's reply"}
-            ctx.warnings.append("free_cypher: the model wrote no Cypher query; refused")
+            trace.error = "no Cypher in the model's reply"
+            ctx.warn("free_cypher: the model wrote no Cypher query; refused")
             return []
         refusal = check_read_only(cypher)
+        trace.query = cypher
         if refusal is not None:
             TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="refused").inc()
-            ctx.trace["cypher"] = {"query": cypher, "rows": [], "error": refusal}
-            ctx.warnings.append(f"free_cypher: query refused ({refusal})")
+            trace.error = refusal
+            ctx.warn(f"free_cypher: query refused ({refusal})")
             return []
         try:
             with ctx.stage("cypher_execution"):
                 rows = await self.deps.graph.read(ns, cypher, max_rows=max(100, query.top_k))
         except AppError as exc:
             TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="failed").inc()
-            ctx.trace["cypher"] = {"query": cypher, "rows": [], "error": exc.message}
-            ctx.warnings.append(f"free_cypher: query refused by the engine ({exc.code})")
+            trace.error = exc.message
+            ctx.warn(f"free_cypher: query refused by the engine ({exc.code})")
             return []
         TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
-        plain = [{k: (v.to_dict() if isinstance(v, NodeValue) else v) for k, v in r.items()} for r in rows]
-        ctx.trace["cypher"] = {"query": cypher, "rows": plain, "error": None}
+        trace.rows = [{k: (v.to_dict() if isinstance(v, NodeValue) else v) for k, v in r.items()} for r in rows]
         items: list[RetrievedItem] = []
         seen: set[str] = set()
         for i, row in enumerate(rows):

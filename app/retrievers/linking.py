@@ -6,7 +6,8 @@ back to vector similarity: each *mention* (a capitalised or quoted span, else th
 embedded and searched in the ``entities`` collection. Each link names the node (display value, labels, the property
 holding the value) and a score.
 
-The name index is read from the graph once per namespace and dropped when the namespace is re-ingested.
+One linker serves every mode of a service (``RetrieverDeps.linker``): the name index is read from the graph once per
+namespace and dropped when the namespace is re-ingested.
 """
 
 from __future__ import annotations
@@ -17,19 +18,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from app.cypher.queries import ident
+from app.cypher import queries as Q
 from app.models.embedder import Embedder
 from app.stores.graph.base import GraphStore, visible_labels
 from app.stores.vector.base import VectorStore, collection_name
+from app.text import STOPWORDS
 
-_STOP = """a an the of in on at to for from by with and or is are was were be been it its this that these those as
-what which who whom whose when where how why did do does done has have had film films movie movies"""
-STOPWORDS = frozenset(_STOP.split())
-NAMES_QUERY = (
-    "MATCH (n) WHERE n.name IS NOT NULL OR n.title IS NOT NULL "
-    "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels, "
-    "CASE WHEN n.name IS NULL THEN 'title' ELSE 'name' END AS key"
-)
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
 _LEADING = "\"'(["
@@ -85,7 +79,7 @@ class EntityLinker:
             return self._indexes[namespace]
         async with self._locks[namespace]:
             if namespace not in self._indexes:
-                rows = await self.graph.read(namespace, NAMES_QUERY, max_rows=self.max_index_rows, timeout_s=120)
+                rows = await self.graph.read(namespace, Q.NAMED_NODES, max_rows=self.max_index_rows, timeout_s=120)
                 idx = NameIndex()
                 keys: dict[str, Counter[str]] = defaultdict(Counter)
                 for r in rows:
@@ -142,14 +136,17 @@ class EntityLinker:
             spans = [" ".join(words)] if words else []
         return list(dict.fromkeys(s.strip() for s in spans if s.strip()))
 
-    async def link(self, namespace: str, question: str) -> list[EntityLink]:
+    async def link(self, namespace: str, question: str, *, max_mentions: int | None = None) -> list[EntityLink]:
+        """The question's entity mentions linked to nodes (at most ``max_mentions`` mentions, default the
+        linker's; each may match several nodes)."""
+        limit = self.max_mentions if max_mentions is None else max_mentions
         idx = await self.index(namespace)
         exact = self.exact_mentions(question, idx)
         mentions: list[EntityLink] = []
         seen_spans: list[tuple[int, int]] = []
         for link in exact:
             if link.span not in seen_spans:
-                if len(seen_spans) >= self.max_mentions:
+                if len(seen_spans) >= limit:
                     continue
                 seen_spans.append(link.span or (0, 0))
             mentions.append(link)
@@ -157,7 +154,7 @@ class EntityLinker:
             return mentions
         coll = collection_name(namespace, "entities")
         out: list[EntityLink] = []
-        for mention in self.fallback_mentions(question)[: self.max_mentions]:
+        for mention in self.fallback_mentions(question)[:limit]:
             vec = await self.embedder.embed_one(mention)
             for hit in await self.vectors.search(coll, vec, top_k=self.per_mention):
                 if hit.score < self.min_vector_score:
@@ -171,10 +168,8 @@ class EntityLinker:
 
     async def edges(self, namespace: str, link: EntityLink) -> set[tuple[str, str, str]]:
         """The entity's actual ``(relationship type, direction, other label)`` edges (for pruning)."""
-        label = ident(link.labels[0], "label") if link.labels else None
-        node = f"(n:`{label}` {{`{ident(link.key, 'property')}`: $name}})" if label else "(n {name: $name})"
-        out_q = f"MATCH {node}-[r]->(m) RETURN DISTINCT type(r) AS t, labels(m) AS l"
-        in_q = f"MATCH {node}<-[r]-(m) RETURN DISTINCT type(r) AS t, labels(m) AS l"
+        label = link.labels[0] if link.labels else None
+        out_q, in_q = (Q.node_edge_kinds(label, link.key, d) for d in ("out", "in"))
         outs, ins = await asyncio.gather(
             self.graph.read(namespace, out_q, {"name": link.name}, max_rows=10_000),
             self.graph.read(namespace, in_q, {"name": link.name}, max_rows=10_000),

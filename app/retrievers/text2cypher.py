@@ -9,7 +9,9 @@
    nodes are collected; each becomes an item naming the node, with the query and the textualised path pattern as
    provenance.
 
-Every query executed here is ``candidates[i].execution_query()`` of an enumerated candidate ``i``.
+Every query executed here is ``candidates[i].execution_query()`` of an enumerated candidate ``i``. The model is
+``deps.llms.text2cypher`` (the answer model, or the answer model with the LoRA adapter trained by ``make
+train-text2cypher``, ``GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER``).
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from app.cypher.candidates import CandidateQuery, SchemaGraph
 from app.cypher.candidates import Path as CandidatePath
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
-from app.llm.base import GroundedChooser, Message, RankedQuery
+from app.llm.base import GroundedChooser, Message
 from app.observability import TEXT2CYPHER_CANDIDATES, TEXT2CYPHER_QUERIES
-from app.retrievers.base import Retriever, RetrieverDeps, RunContext
-from app.retrievers.linking import EntityLink, EntityLinker
-from app.retrievers.registry import register
-from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
+from app.retrievers.base import ModeConfig, Retriever, RetrieverDeps, RunContext
+from app.retrievers.linking import EntityLink
+from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphSchema
+from grounded import DecodingMethod, ScoredCandidate
 
 GENERIC_LABELS = {"Entity"}
 INSTRUCTION = "Write the Cypher query that answers the question."
@@ -51,24 +55,76 @@ def build_messages(
     return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
 
-@register
-class Text2CypherRetriever(Retriever):
+class Text2CypherConfig(ModeConfig):
+    max_mentions: int = Field(3, ge=1, le=20)
+    """Entity mentions linked per question (each may match several nodes)."""
+    max_hops: int = Field(3, ge=1, le=4)
+    """Longest path from a linked entity, in relationships."""
+    max_candidates: int = Field(5000, ge=1, le=200_000)
+    """Bound on candidate queries per question (enumeration stops there and the trace says so)."""
+    prune_empty: bool = True
+    """Drop candidates that return nothing (existence queries, breadth-first)."""
+    decoding: Literal["auto"] | DecodingMethod = "auto"
+    """``exact``: score every candidate (tree-packed, prompt KV shared); ``best_first``: exact top-m by best-first
+    search over the trie with jump-forward (few passes for a confident model; greedy completion past
+    ``max_forwards``); ``beam``: beam search under the trie mask; ``greedy``: one constrained greedy decode (top-1);
+    ``auto``: exact up to ``exact_max_candidates`` candidates, best-first above."""
+    exact_max_candidates: int = Field(16, ge=1)
+    """``auto`` decoding scores every candidate exactly up to this many candidates."""
+    max_forwards: int = Field(48, ge=1)
+    """Forward passes best-first search may spend before it completes the best hypotheses greedily."""
+    top_m: int = Field(5, ge=1, le=50)
+    """Queries the model ranks; they run in order until ``max_answers`` distinct answers are collected."""
+    max_answers: int = Field(20, ge=1, le=1000)
+    """Distinct answer nodes collected (one item each)."""
+
+
+class LinkedMention(BaseModel):
+    mention: str
+    name: str
+    labels: list[str]
+    method: Literal["exact", "vector"]
+    score: float
+
+
+class RankedQuery(BaseModel):
+    query: str
+    logprob: float
+
+
+class ExecutedQuery(BaseModel):
+    query: str
+    rows: int | None = None
+    error: str | None = None
+
+
+class Text2CypherTrace(CypherTrace):
+    links: list[LinkedMention] = Field(default_factory=list)
+    """The question's entity mentions and the nodes they were linked to."""
+    decoding: DecodingMethod | None = None
+    """How the model chose (``auto`` resolved)."""
+    ranked: list[RankedQuery] = Field(default_factory=list)
+    """The model's top-m queries, best first, with ``log P(query + EOS | prompt)``."""
+    executed: list[ExecutedQuery] = Field(default_factory=list)
+    """The queries that ran, in order, with their row counts or errors."""
+
+
+class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     name = "text2cypher"
     description = "GraphRAFT: entity linking, schema-grounded candidate Cypher, constrained choice by the LLM."
-    produces_cypher = True
+    Config = Text2CypherConfig
+    Trace = Text2CypherTrace
 
-    def __init__(self, deps: RetrieverDeps) -> None:
-        super().__init__(deps)
-        cfg = self.settings.text2cypher
-        self.cfg = cfg
-        self.linker = EntityLinker(deps.graph, deps.vectors, deps.embedder, max_mentions=cfg.max_mentions)
+    def __init__(self, deps: RetrieverDeps, config: Text2CypherConfig | None = None) -> None:
+        super().__init__(deps, config)
+        self.linker = deps.linker
         self._schemas: dict[str, tuple[GraphSchema, SchemaGraph]] = {}
-        self.chooser: GroundedChooser | None = deps.text2cypher_llm or (
-            deps.llm if isinstance(deps.llm, GroundedChooser) else None
-        )
+        model = deps.llms.text2cypher
+        self.chooser: GroundedChooser | None = model if isinstance(model, GroundedChooser) else None
+        self.tuned = "text2cypher" in deps.llms.tuned
+        """The model is a fine-tuned adapter, trained on the prompt without the schema."""
 
     def invalidate(self, namespace: str) -> None:
-        self.linker.invalidate(namespace)
         self._schemas.pop(namespace, None)
 
     async def schema(self, namespace: str) -> tuple[GraphSchema, SchemaGraph]:
@@ -80,12 +136,12 @@ class Text2CypherRetriever(Retriever):
 
     # --- step 1 + 2 -----------------------------------------------------------------------------------------
     async def candidates(
-        self, namespace: str, question: str, ctx: RunContext | None = None
+        self, namespace: str, question: str, ctx: RunContext[Text2CypherTrace] | None = None
     ) -> tuple[list[EntityLink], list[CandidateQuery], bool]:
         """Linked entities, the non-empty candidate queries around them, and whether the bound truncated them."""
-        ctx = ctx or RunContext(mode=self.name)
+        ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         with ctx.stage("entity_linking"):
-            links = await self.linker.link(namespace, question)
+            links = await self.linker.link(namespace, question, max_mentions=self.config.max_mentions)
         if not links:
             return links, [], False
         with ctx.stage("candidate_enumeration"):
@@ -96,10 +152,10 @@ class Text2CypherRetriever(Retriever):
                 level += sg.first_paths(link.name, link.key, anchor_labels(link), e)
             paths = list(level)
             truncated = False
-            for _ in range(2, self.cfg.max_hops + 1):
+            for _ in range(2, self.config.max_hops + 1):
                 nxt = sg.extend(level)
-                if len(paths) + len(nxt) > self.cfg.max_candidates:
-                    nxt, truncated = nxt[: max(0, self.cfg.max_candidates - len(paths))], True
+                if len(paths) + len(nxt) > self.config.max_candidates:
+                    nxt, truncated = nxt[: max(0, self.config.max_candidates - len(paths))], True
                 level = await self._non_empty(namespace, nxt, lambda p: CandidateQuery(p[0], p[1]))
                 paths += level
                 if truncated or not level:
@@ -119,10 +175,10 @@ class Text2CypherRetriever(Retriever):
         unique: dict[str, CandidateQuery] = {}
         for c in cands:
             unique.setdefault(c.text, c)
-        return links, list(unique.values())[: self.cfg.max_candidates], truncated
+        return links, list(unique.values())[: self.config.max_candidates], truncated
 
     async def _non_empty(self, namespace: str, items: Sequence[Any], to_query: Any) -> list[Any]:
-        if not self.cfg.prune_empty or not items:
+        if not self.config.prune_empty or not items:
             return list(items)
         sem = asyncio.Semaphore(8)
 
@@ -135,74 +191,85 @@ class Text2CypherRetriever(Retriever):
         return [i for i, f in zip(items, flags, strict=True) if f]
 
     # --- step 3 -----------------------------------------------------------------------------------------------
-    async def choose(self, namespace: str, question: str, cands: list[CandidateQuery]) -> tuple[list[RankedQuery], str]:
+    async def choose(
+        self, namespace: str, question: str, cands: list[CandidateQuery]
+    ) -> tuple[list[ScoredCandidate], DecodingMethod]:
         if self.chooser is None:
             raise DependencyError("llm", "text2cypher needs a local or vLLM model that supports grounded choice")
         schema, _ = await self.schema(namespace)
-        method = self.cfg.decoding
-        if method == "auto":
-            method = "exact" if len(cands) <= self.cfg.exact_max_candidates else "best_first"
-        messages = build_messages(schema, question, with_schema=self.cfg.adapter is None)
+        method: DecodingMethod
+        if self.config.decoding == "auto":
+            method = "exact" if len(cands) <= self.config.exact_max_candidates else "best_first"
+        else:
+            method = self.config.decoding
+        messages = build_messages(schema, question, with_schema=not self.tuned)
         ranked = await self.chooser.choose(
-            messages, [c.text for c in cands], top_m=self.cfg.top_m, method=method, max_forwards=self.cfg.max_forwards
+            messages,
+            [c.text for c in cands],
+            top_m=self.config.top_m,
+            method=method,
+            max_forwards=self.config.max_forwards,
         )
         return ranked, method
 
     # --- step 4 -----------------------------------------------------------------------------------------------
-    async def _retrieve(self, query: RetrievalQuery, ctx: RunContext) -> list[RetrievedItem]:
-        ns = query.namespace
+    async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[Text2CypherTrace]) -> list[RetrievedItem]:
+        ns, trace = query.namespace, ctx.trace
         links, cands, truncated = await self.candidates(ns, query.question, ctx)
-        ctx.trace["links"] = [
-            {"mention": x.mention, "name": x.name, "labels": x.labels, "method": x.method, "score": round(x.score, 3)}
+        trace.links = [
+            LinkedMention(mention=x.mention, name=x.name, labels=x.labels, method=x.method, score=round(x.score, 3))
             for x in links
         ]
-        ctx.trace["candidate_queries"] = len(cands)
+        trace.candidate_queries = len(cands)
         TEXT2CYPHER_CANDIDATES.observe(len(cands))
-        ctx.trace["truncated"] = truncated
+        trace.truncated = truncated
         if not cands:
             TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="no_candidates").inc()
-            ctx.trace["cypher"] = {"query": None, "rows": [], "error": "no candidate queries"}
+            trace.error = "no candidate queries"
             return []
         with ctx.stage("decoding"):
             ranked, method = await self.choose(ns, query.question, cands)
-        ctx.trace["decoding"] = method
-        ctx.trace["ranked"] = [{"query": r.text, "logprob": round(r.logprob, 4)} for r in ranked]
+        trace.decoding = method
+        trace.ranked = [RankedQuery(query=r.text, logprob=round(r.logprob, 4)) for r in ranked]
+        if not ranked:  # a backend that found no finite score (cannot happen with the local model)
+            trace.error = "the model ranked no candidate query"
+            return []
         # probabilities of the chosen queries, renormalised over the top-m
         top = max(r.logprob for r in ranked)
         weights = [math.exp(r.logprob - top) for r in ranked]
         total = sum(weights)
         items: list[RetrievedItem] = []
         seen: set[str] = set()
-        executed: list[dict[str, Any]] = []
-        limit = max(self.cfg.max_answers * 10, 50)
+        limit = max(self.config.max_answers * 10, 50)
+        ran_first = False
         with ctx.stage("cypher_execution"):
             for rank, (r, w) in enumerate(zip(ranked, weights, strict=True)):
-                if len(seen) >= self.cfg.max_answers:
+                if len(seen) >= self.config.max_answers:
                     break
                 cand = cands[r.index]
                 try:
                     rows = await self.deps.graph.read(ns, cand.execution_query(), {"limit": limit})
                 except AppError as exc:
                     TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="failed").inc()
-                    executed.append({"query": cand.text, "error": exc.code})
+                    trace.executed.append(ExecutedQuery(query=cand.text, error=exc.code))
                     continue
                 TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
-                executed.append({"query": cand.text, "rows": len(rows)})
+                trace.executed.append(ExecutedQuery(query=cand.text, rows=len(rows)))
                 if rank == 0:
                     names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-                    ctx.trace["cypher"] = {"query": cand.text, "rows": [{"name": n} for n in names], "error": None}
+                    trace.query, trace.rows, ran_first = cand.text, [{"name": n} for n in names], True
                 for row in rows:
                     name = row.get("name")
-                    if name is None or str(name) in seen or len(seen) >= self.cfg.max_answers:
+                    if name is None or str(name) in seen or len(seen) >= self.config.max_answers:
                         continue
                     seen.add(str(name))
                     items.append(self._item(ns, cand, row, w / total, r, rank))
-        ctx.trace["executed"] = executed
-        ctx.trace.setdefault("cypher", {"query": ranked[0].text, "rows": [], "error": "execution failed"})
+        if not ran_first:
+            trace.query, trace.rows, trace.error = ranked[0].text, [], "execution failed"
         return items
 
     def _item(
-        self, ns: str, cand: CandidateQuery, row: dict[str, Any], prob: float, r: RankedQuery, rank: int
+        self, ns: str, cand: CandidateQuery, row: dict[str, Any], prob: float, r: ScoredCandidate, rank: int
     ) -> RetrievedItem:
         name = str(row["name"])
         labels = [x for x in row.get("labels") or [] if x not in GENERIC_LABELS and not x.startswith("_")]

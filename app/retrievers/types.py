@@ -1,10 +1,11 @@
-"""The one result type every retriever returns, and the validated query every retriever receives."""
+"""The one result type every retriever returns, the validated query every retriever receives, and the trace models
+modes build theirs on (``Trace``; ``CypherTrace`` for modes that answer by running a Cypher query)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
 
 Scalar = str | int | float | bool
 FilterValue = Scalar | list[Scalar] | dict[str, float]
@@ -70,10 +71,50 @@ class RetrievalQuery(BaseModel):
     _filters = field_validator("filters")(check_filters)
 
 
+class CacheHit(BaseModel):
+    """Set on a response served from the result cache."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    age_s: float
+    """Seconds since the response was computed."""
+    lookup_ms: float
+
+
+class Trace(BaseModel):
+    """What a mode did for one query. Every mode declares a subclass (its ``Trace`` class attribute) with documented
+    fields, all with defaults; the OpenAPI schema lists them. The base keeps fields it does not know, so a response
+    read back from the result cache serialises exactly as it was stored."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    cache: CacheHit | None = None
+
+
+class ModeTrace(Trace):
+    """Base of the modes' own trace models: unknown fields are an error."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class CypherTrace(ModeTrace):
+    """The trace of a mode that answers by running a Cypher query (the eval scores these queries)."""
+
+    query: str | None = None
+    """The query whose rows answer (the top-ranked one for grounded modes); None when none was produced."""
+    rows: list[dict[str, Any]] = Field(default_factory=list)
+    error: str | None = None
+    """Why no query ran or why it failed; None when it ran."""
+    candidate_queries: int | None = None
+    """How many valid candidate queries the question got (grounded modes; None for free generation)."""
+    truncated: bool = False
+    """The candidate bound cut the enumeration short (grounded modes)."""
+
+
 class RetrievalResult(BaseModel):
     retriever: str
     items: list[RetrievedItem]
     timings_ms: dict[str, float] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
     """Dependencies that failed while the retriever still returned what it could."""
-    trace: dict[str, Any] = Field(default_factory=dict)
+    trace: SerializeAsAny[Trace] = Field(default_factory=Trace)

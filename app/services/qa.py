@@ -8,20 +8,32 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.cache import normalise_question
 from app.errors import AppError
-from app.llm.base import LLM
-from app.llm.prompts import Citation, attribute_citations, build_answer_messages
+from app.llm.base import LLM, Generation
 from app.observability import BACKEND_ERRORS, DEGRADED, LLM_TOKENS, request_id_var, stage
-from app.retrievers.registry import Retrievers
+from app.retrievers.base import Retrievers
 from app.retrievers.types import RetrievalQuery, RetrievalResult, RetrievedItem
-from app.schemas import AskRequest, AskResponse, CitationOut, RetrieveRequest, RetrieveResponse
+from app.schemas import (
+    AskRequest,
+    AskResponse,
+    AskTrace,
+    CitationOut,
+    GenerationTrace,
+    RetrieveRequest,
+    RetrieveResponse,
+)
+from app.services.answer import Citation, attribute_citations, build_answer_messages
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
+
+NOTHING_FOUND = "I could not find anything relevant to this question."
 
 
 def _citations_out(cites: list[Citation], used: list[RetrievedItem]) -> list[CitationOut]:
@@ -31,11 +43,24 @@ def _citations_out(cites: list[Citation], used: list[RetrievedItem]) -> list[Cit
     ]
 
 
+@dataclass
+class AnswerOutcome:
+    """The end of one answer generation: the answer (None when there is none), its citations, how it was made,
+    the response's warnings, and the error that degraded it, if any."""
+
+    answer: str | None
+    citations: list[CitationOut] = field(default_factory=list)
+    generation: GenerationTrace | None = None
+    warnings: list[str] = field(default_factory=list)
+    error: AppError | None = None
+
+
 class QAService:
     def __init__(self, settings: Settings, retrievers: Retrievers, llm: LLM | None) -> None:
         self.settings = settings
         self.retrievers = retrievers
         self.llm = llm
+        """The answer model (``LLMs.answer``)."""
 
     def _query(self, req: RetrieveRequest) -> tuple[str, RetrievalQuery]:
         mode = req.mode or self.settings.retrieval.default_mode
@@ -75,106 +100,107 @@ class QAService:
             trace=res.trace,
         )
 
-    def _messages(self, req: AskRequest, items: list[RetrievedItem]) -> tuple[list[Any], list[RetrievedItem]]:
-        return build_answer_messages(req.question, items, self.settings.llm.context_chars)
+    async def _generate(
+        self, req: AskRequest, mode: str, res: RetrievalResult, timings: dict[str, float], *, stream: bool
+    ) -> AsyncGenerator[str | AnswerOutcome, None]:
+        """The one answer-generation routine of ``ask`` and ``ask_stream``: the prompt over the retrieved items, the
+        model call (whole, or streamed piece by piece), token metrics, degradation when the model fails, citations.
+        Yields the answer's text pieces when streaming, then always one ``AnswerOutcome``."""
+        warnings = list(res.warnings)
+        if self.llm is None:
+            warnings.append("llm: no answer model configured; returning retrieved items only")
+            yield AnswerOutcome(None, warnings=warnings)
+            return
+        if not res.items:
+            yield AnswerOutcome(
+                NOTHING_FOUND, generation=GenerationTrace(skipped="no items retrieved"), warnings=warnings
+            )
+            return
+        messages, used = build_answer_messages(req.question, res.items, self.settings.llm.context_chars)
+        max_new_tokens = req.max_tokens or self.settings.llm.max_new_tokens
+        temperature = self.settings.llm.temperature
+        try:
+            with stage("answer_generation", mode, timings):
+                if stream:
+                    pieces: list[str] = []
+                    chunks = self.llm.stream(messages, max_new_tokens=max_new_tokens, temperature=temperature)
+                    async with aclosing(chunks):  # type: ignore[type-var]
+                        async for piece in chunks:
+                            pieces.append(piece)
+                            yield piece
+                    gen: Generation | None = None
+                    answer = "".join(pieces).strip()
+                else:
+                    gen = await self.llm.generate(messages, max_new_tokens=max_new_tokens, temperature=temperature)
+                    answer = gen.text
+        except AppError as exc:
+            # a failed answer model degrades the response to retrieval only, and says so
+            BACKEND_ERRORS.labels(backend="llm").inc()
+            DEGRADED.labels(dependency="llm").inc()
+            log.warning("answer generation failed: %s", exc.message)
+            warnings.append(f"llm: answer generation failed ({exc.code}); returning retrieved items only")
+            yield AnswerOutcome(None, warnings=warnings, error=exc)
+            return
+        generation = GenerationTrace(model=self.llm.model_name, backend=self.llm.backend, context_items=len(used))
+        if gen is not None:
+            LLM_TOKENS.labels(direction="in", backend=self.llm.backend).inc(gen.tokens_in)
+            LLM_TOKENS.labels(direction="out", backend=self.llm.backend).inc(gen.tokens_out)
+            generation.model, generation.tokens_in, generation.tokens_out = gen.model, gen.tokens_in, gen.tokens_out
+        citations = _citations_out(attribute_citations(answer, used, req.question), used)
+        yield AnswerOutcome(answer, citations, generation, warnings)
 
     async def ask(self, req: AskRequest) -> AskResponse:
         t0 = time.perf_counter()
         mode, res = await self._retrieve(req)
         timings = {f"retrieve.{k}": v for k, v in res.timings_ms.items()}
-        warnings = list(res.warnings)
-        trace: dict[str, Any] = {"retrieval": res.trace}
-        answer: str | None = None
-        citations: list[CitationOut] = []
-        messages, used = self._messages(req, res.items)
-        if self.llm is None:
-            warnings.append("llm: no answer model configured; returning retrieved items only")
-        elif res.items:
-            try:
-                with stage("answer_generation", mode, timings):
-                    gen = await self.llm.generate(
-                        messages,
-                        max_new_tokens=req.max_tokens or self.settings.llm.max_new_tokens,
-                        temperature=self.settings.llm.temperature,
-                    )
-                LLM_TOKENS.labels(direction="in", backend=self.llm.backend).inc(gen.tokens_in)
-                LLM_TOKENS.labels(direction="out", backend=self.llm.backend).inc(gen.tokens_out)
-                answer = gen.text
-                citations = _citations_out(attribute_citations(answer, used, req.question), used)
-                trace["generation"] = {
-                    "model": gen.model,
-                    "backend": self.llm.backend,
-                    "tokens_in": gen.tokens_in,
-                    "tokens_out": gen.tokens_out,
-                    "context_items": len(used),
-                }
-            except AppError as exc:
-                # a failed answer model degrades the response to retrieval only, and says so
-                BACKEND_ERRORS.labels(backend="llm").inc()
-                DEGRADED.labels(dependency="llm").inc()
-                log.warning("answer generation failed: %s", exc.message)
-                warnings.append(f"llm: answer generation failed ({exc.code}); returning retrieved items only")
-        else:
-            answer = "I could not find anything relevant to this question."
-            trace["generation"] = {"skipped": "no items retrieved"}
+        outcome: AnswerOutcome | None = None
+        async for event in self._generate(req, mode, res, timings, stream=False):
+            if isinstance(event, AnswerOutcome):
+                outcome = event
+        assert outcome is not None
         timings["total"] = round(1000 * (time.perf_counter() - t0), 3)
         return AskResponse(
             request_id=request_id_var.get(),
             namespace=req.namespace,
             mode=mode,
-            answer=answer,
-            citations=citations,
+            answer=outcome.answer,
+            citations=outcome.citations,
             items=res.items,
             timings_ms=timings,
-            warnings=warnings,
-            trace=trace,
+            warnings=outcome.warnings,
+            trace=AskTrace(retrieval=res.trace, generation=outcome.generation),
         )
 
     async def ask_stream(self, req: AskRequest) -> AsyncIterator[str]:
         """Server-sent events: ``items`` (the retrieved items), ``token`` pieces, then ``done`` (answer, citations,
-        timings) or ``error``."""
+        timings, warnings), preceded by ``error`` when the answer model failed."""
         t0 = time.perf_counter()
         mode, res = await self._retrieve(req)  # errors here still become a normal JSON error response
 
-        async def events() -> AsyncIterator[str]:
-            def sse(event: str, data: Any) -> str:
-                return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+        def sse(event: str, data: Any) -> str:
+            return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
-            yield sse(
-                "items",
-                {"mode": mode, "items": [it.model_dump() for it in res.items], "warnings": res.warnings},
-            )
-            messages, used = self._messages(req, res.items)
-            pieces: list[str] = []
-            warnings = list(res.warnings)
+        async def events() -> AsyncIterator[str]:
+            yield sse("items", {"mode": mode, "items": [it.model_dump() for it in res.items], "warnings": res.warnings})
             timings = {f"retrieve.{k}": v for k, v in res.timings_ms.items()}
-            if self.llm is not None and res.items:
-                try:
-                    with stage("answer_generation", mode, timings):
-                        async for piece in self.llm.stream(
-                            messages,
-                            max_new_tokens=req.max_tokens or self.settings.llm.max_new_tokens,
-                            temperature=self.settings.llm.temperature,
-                        ):
-                            pieces.append(piece)
-                            yield sse("token", {"text": piece})
-                except AppError as exc:
-                    BACKEND_ERRORS.labels(backend="llm").inc()
-                    DEGRADED.labels(dependency="llm").inc()
-                    warnings.append(f"llm: answer generation failed ({exc.code})")
-                    yield sse("error", {"code": exc.code, "message": exc.message})
-            answer = "".join(pieces).strip() or None
-            cites = attribute_citations(answer, used, req.question) if answer else []
-            timings["total"] = round(1000 * (time.perf_counter() - t0), 3)
-            yield sse(
-                "done",
-                {
-                    "request_id": request_id_var.get(),
-                    "answer": answer,
-                    "citations": [c.model_dump() for c in _citations_out(cites, used)],
-                    "timings_ms": timings,
-                    "warnings": warnings,
-                },
-            )
+            generation = self._generate(req, mode, res, timings, stream=True)
+            async with aclosing(generation):
+                async for event in generation:
+                    if isinstance(event, str):
+                        yield sse("token", {"text": event})
+                        continue
+                    if event.error is not None:
+                        yield sse("error", {"code": event.error.code, "message": event.error.message})
+                    timings["total"] = round(1000 * (time.perf_counter() - t0), 3)
+                    yield sse(
+                        "done",
+                        {
+                            "request_id": request_id_var.get(),
+                            "answer": event.answer,
+                            "citations": [c.model_dump() for c in event.citations],
+                            "timings_ms": timings,
+                            "warnings": event.warnings,
+                        },
+                    )
 
         return events()

@@ -3,7 +3,7 @@
 The training example is exactly what the retriever scores at inference: the chat prompt built by
 ``app.retrievers.text2cypher.build_messages`` followed by the candidate's tokens (as ``tokenize_candidates`` makes
 them) and EOS; the loss covers the candidate tokens and EOS only. The adapter is saved with peft and loaded by
-setting ``GRAPHRAG_TEXT2CYPHER__ADAPTER``.
+setting ``GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER``.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def train_lora(
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from app.llm.constrained import encode_prompt, tokenize_candidates
     from app.retrievers.text2cypher import build_messages
+    from grounded import encode_prompt, tokenize_candidates
 
     torch.manual_seed(seed)
     if threads:

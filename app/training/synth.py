@@ -35,14 +35,12 @@ from app.eval.loaders import EvalQuestion, load_metaqa
 from app.eval.runner import RunLog
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import Settings
+from app.text import STOPWORDS
 
 
 def schema_file(pairs_file: Path) -> Path:
     """The graph schema the pairs were made on (the training prompt shows it)."""
     return pairs_file.with_suffix(".schema.json")
-
-
-_STOP = {"by", "in", "of", "to", "is", "has", "the", "a"}
 
 
 # irregular or short forms whose 4-letter stem differs from the relationship word's ("wrote" / WRITTEN_BY)
@@ -54,7 +52,7 @@ def _words(text: str) -> list[str]:
 
 
 def _stems(hop: Hop) -> set[str]:
-    return {t[:4] for t in hop.rel_type.lower().split("_") if t and t not in _STOP}
+    return {t[:4] for t in hop.rel_type.lower().split("_") if t and t not in STOPWORDS}
 
 
 def _named_at(words: list[str], hop: Hop) -> list[int]:

@@ -1,7 +1,8 @@
 """Top-m candidate choice over a vLLM engine (the worker's ``POST /v1/grounded``).
 
-Two methods, both returning exact candidates with ``log P(candidate tokens + EOS | prompt)`` under the model's
-unmasked distribution (the gateway's scoring convention, ``app.llm.constrained``):
+Two ways (``best_first`` and ``beam`` requests are served by ``exact``), both returning exact candidates with
+``log P(candidate tokens + EOS | prompt)`` under the model's unmasked distribution (the scoring convention of
+``grounded`` and the gateway):
 
 * ``exact``: every distinct candidate is scored in one engine request with ``prompt_logprobs`` over
   ``prompt + candidate + EOS`` (the requests share the prompt prefix, which vLLM's prefix cache computes once);
@@ -25,7 +26,7 @@ from typing import Any
 from vllm import SamplingParams
 from vllm.inputs import TokensPrompt
 
-from app.llm.constrained import TokenTrie
+from grounded import DecodingMethod, TokenTrie
 from workers.llm_worker.logits_processor import CANDIDATES_KEY, EOS_KEY
 
 
@@ -133,11 +134,14 @@ async def choose(
     eos: int,
     *,
     top_m: int,
-    method: str,
+    method: DecodingMethod,
     lora: Any = None,
     forced: bool = False,
 ) -> list[tuple[int, float]]:
-    """(candidate index, log-probability) best first; duplicate token sequences collapse to their first index."""
+    """(candidate index, log-probability) best first; duplicate token sequences collapse to their first index.
+    ``greedy`` decodes once under the trie processor; ``exact``, ``best_first`` and ``beam`` all score every candidate
+    exactly here (the guaranteed top-m, which best-first search and beam search approximate or find in fewer passes on
+    a model without a prefix cache)."""
     first: dict[tuple[int, ...], int] = {}
     for i, ids in enumerate(cand_ids):
         first.setdefault(tuple(ids), i)

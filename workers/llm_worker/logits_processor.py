@@ -12,8 +12,8 @@ that list of lists. A request without ``grounded_candidates`` is not touched.
 The processor is batch-level (vLLM V1 ``LogitsProcessor``): ``update_state`` follows the persistent batch (removed,
 added, moved requests, in that order) and advances each constrained row's trie state over the tokens it generated
 since the last step; ``apply`` sets every logit outside the allowed next tokens of each constrained row to -inf
-(EOS is allowed only where a candidate is complete). The trie and masking are ``app.llm.constrained``'s
-``TokenTrie`` / ``GroundedMasker``: the same code the transformers path runs.
+(EOS is allowed only where a candidate is complete). The trie and masking are the ``grounded``
+package's ``TokenTrie`` / ``GroundedMasker``: the same code the gateway's transformers path runs.
 
 Load it with ``--logits-processors workers.llm_worker.logits_processor:GroundedTrieLogitsProcessor`` (the worker's
 ``server.py`` adds it) or through the ``vllm.logits_processors`` entry point declared in ``pyproject.toml``.
@@ -29,7 +29,7 @@ import torch
 from vllm import SamplingParams
 from vllm.v1.sample.logits_processor import BatchUpdate, LogitsProcessor, MoveDirectionality
 
-from app.llm.constrained import GroundedMasker, TokenTrie
+from grounded import GroundedMasker, TokenTrie
 
 if TYPE_CHECKING:
     from vllm.config import VllmConfig

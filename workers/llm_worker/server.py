@@ -6,9 +6,10 @@ Everything ``vllm serve`` offers stays (``/v1/chat/completions`` with streaming,
 ``/metrics``); the worker adds the grounded logits processor to the engine and one route:
 
 ``POST /v1/grounded`` ``{"messages": [...] | "prompt_token_ids": [...], "candidates": ["MATCH ...", ...],
-"top_m": 5, "method": "exact" | "greedy", "lora": null}`` → ``{"ranked": [{"index", "text", "logprob"}], ...}``.
+"top_m": 5, "method": "exact" | "best_first" | "beam" | "greedy", "lora": null}``
+→ ``{"ranked": [{"index", "text", "logprob"}], ...}``.
 Candidates are tokenised with the model's tokenizer exactly as the gateway's transformers path does
-(``app.llm.constrained.tokenize_candidates``; the prompt gets the chat template's generation prompt). When the
+(``grounded.tokenize_candidates``; the prompt gets the chat template's generation prompt). When the
 caller disconnects, the engine requests are aborted.
 
 ``--grounded-lora NAME=PATH`` registers a LoRA adapter (e.g. the text2cypher adapter) that requests select with
@@ -25,10 +26,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
+
+from grounded import DecodingMethod, encode_prompt, tokenize_candidates
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROCESSOR = "workers.llm_worker.logits_processor:GroundedTrieLogitsProcessor"
@@ -44,7 +47,9 @@ class GroundedRequest(BaseModel):
     candidate_token_ids: list[list[int]] | None = Field(None, min_length=1, max_length=20_000)
     """The candidates already tokenised (what the model emits, without EOS); give this or ``candidates``."""
     top_m: int = Field(5, ge=1, le=100)
-    method: Literal["exact", "greedy"] = "exact"
+    method: DecodingMethod = "exact"
+    """``greedy``: one decode under the trie processor (top-1); ``exact``, ``best_first``, ``beam``: every candidate
+    scored exactly (the guaranteed top-m)."""
     lora: str | None = None
 
 
@@ -94,7 +99,6 @@ router = APIRouter()
 
 @router.post("/v1/grounded", response_model=GroundedResponse)
 async def grounded(body: GroundedRequest, request: Request) -> GroundedResponse:
-    from app.llm.constrained import encode_prompt, tokenize_candidates
     from workers.llm_worker.grounded import choose
 
     state: GroundedState = request.app.state.grounded
@@ -193,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
     from vllm.entrypoints.launchers.cli_args import make_arg_parser, validate_parsed_serve_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
-    # the engine core runs in another process: it must import the processor and the gateway's trie code
+    # the engine core runs in another process: it must import the processor and the grounded package
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
     if str(REPO_ROOT) not in sys.path:
         sys.path.insert(0, str(REPO_ROOT))

@@ -2,19 +2,32 @@
 
 A ``GraphStore`` runs read-only Cypher with parameters and a time limit, runs writes in batches (``UNWIND $rows``),
 introspects the schema and counts. Each namespace is a separate graph (FalkorDB: a graph key; Neo4j: a database).
-Engine-specific calls live only in the engine's module; Cypher text that retrievers need is built in
-``app.cypher``.
+Engine-specific calls live only in the engine's module; engine-neutral Cypher text is built in ``app.cypher``, and
+the schema types (``GraphSchema``, ``SchemaTriple``) are defined there.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from app.cypher.schema import GraphSchema, SchemaTriple, triples_from_rows, visible_labels
 from app.errors import InvalidInputError
+
+__all__ = [
+    "GraphSchema",
+    "GraphStore",
+    "NodeValue",
+    "Record",
+    "SchemaTriple",
+    "WriteSummary",
+    "check_namespace",
+    "triples_from_rows",
+    "visible_labels",
+    "write_in_batches",
+]
 
 NAMESPACE_RE = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 
@@ -25,38 +38,6 @@ def check_namespace(namespace: str) -> str:
             f"invalid namespace {namespace!r}: use 1-63 lowercase letters, digits or '_', starting with a letter"
         )
     return namespace
-
-
-@dataclass(frozen=True)
-class SchemaTriple:
-    """One (source label)-[type]->(target label) combination that exists in the graph."""
-
-    source: str
-    rel_type: str
-    target: str
-
-    def pattern(self) -> str:
-        return f"(:{self.source})-[:{self.rel_type}]->(:{self.target})"
-
-
-@dataclass
-class GraphSchema:
-    labels: list[str] = field(default_factory=list)
-    relationship_types: list[str] = field(default_factory=list)
-    property_keys: list[str] = field(default_factory=list)
-    triples: list[SchemaTriple] = field(default_factory=list)
-
-    def is_empty(self) -> bool:
-        return not self.labels
-
-    def to_text(self) -> str:
-        """Compact schema description used in prompts."""
-        lines = ["Node labels: " + ", ".join(self.labels)]
-        lines.append("Relationship types: " + ", ".join(self.relationship_types))
-        lines.append("Property keys: " + ", ".join(self.property_keys))
-        lines.append("Patterns:")
-        lines.extend("  " + t.pattern() for t in self.triples)
-        return "\n".join(lines)
 
 
 @dataclass
@@ -143,50 +124,6 @@ class GraphStore(Protocol):
 
     async def drop_namespace(self, namespace: str) -> None:
         """Delete the namespace's graph."""
-
-
-COUNT_NODES_QUERY = "MATCH (n) WHERE NOT n:_IngestLog RETURN count(n) AS c"
-COUNT_RELS_QUERY = "MATCH ()-[r]->() RETURN count(r) AS c"
-SCHEMA_TRIPLES_QUERY = (
-    "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN la, t, lb, count(*) AS n"
-)
-
-
-def visible_labels(labels: Iterable[str]) -> list[str]:
-    """Labels (or property keys) that describe data: bookkeeping names start with ``_``."""
-    return [x for x in labels if not x.startswith("_")]
-
-
-def triples_from_rows(
-    rows: Iterable[Record], generic_label: str = "Entity", min_share: float = 0.1
-) -> list[SchemaTriple]:
-    """Label-level triples from ``(labels(a), type, labels(b), count)`` rows.
-
-    Nodes can carry several labels (a MetaQA name that is both a movie and a year), which would make every label
-    combination look like schema. A relationship type keeps only the source and target labels that cover at least
-    ``min_share`` of its edges; the generic linking label is left out when a node has a more specific one.
-    """
-    src: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    dst: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    total: dict[str, int] = defaultdict(int)
-    pairs: set[tuple[str, str, str]] = set()
-    for row in rows:
-        n = int(row.get("n", 1))
-        la = [x for x in visible_labels(row["la"]) if x != generic_label] or visible_labels(row["la"])
-        lb = [x for x in visible_labels(row["lb"]) if x != generic_label] or visible_labels(row["lb"])
-        t = str(row["t"])
-        total[t] += n
-        for a in la:
-            src[t][a] += n
-        for b in lb:
-            dst[t][b] += n
-        pairs.update((a, t, b) for a in la for b in lb)
-    out = {
-        SchemaTriple(a, t, b)
-        for a, t, b in pairs
-        if src[t][a] >= min_share * total[t] and dst[t][b] >= min_share * total[t]
-    }
-    return sorted(out, key=lambda x: (x.rel_type, x.source, x.target))
 
 
 def batched(rows: Sequence[Mapping[str, Any]], size: int) -> Iterable[list[Mapping[str, Any]]]:

@@ -12,12 +12,10 @@ from typing import Any
 
 import redis.exceptions as redis_errors
 
+from app.cypher import queries as Q
 from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
 from app.stores.embedded import EmbeddedFalkorServer
 from app.stores.graph.base import (
-    COUNT_NODES_QUERY,
-    COUNT_RELS_QUERY,
-    SCHEMA_TRIPLES_QUERY,
     GraphSchema,
     NodeValue,
     Record,
@@ -185,7 +183,7 @@ class FalkorDBGraphStore:
 
     async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
         try:
-            await self.execute(namespace, f"CREATE INDEX FOR (n:`{label}`) ON (n.`{prop}`)")
+            await self.execute(namespace, Q.falkordb_node_index(label, prop))
         except QueryRejectedError as exc:
             if "already indexed" not in str(exc).lower():
                 raise
@@ -197,19 +195,19 @@ class FalkorDBGraphStore:
         async def column(q: str) -> list[str]:
             return sorted(str(r[next(iter(r))]) for r in await self.read(namespace, q, max_rows=100_000))
 
-        rows = await self.read(namespace, SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
+        rows = await self.read(namespace, Q.SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
         return GraphSchema(
-            labels=visible_labels(await column("CALL db.labels()")),
-            relationship_types=await column("CALL db.relationshipTypes()"),
-            property_keys=visible_labels(await column("CALL db.propertyKeys()")),
+            labels=visible_labels(await column(Q.FALKORDB_LABELS)),
+            relationship_types=await column(Q.FALKORDB_RELATIONSHIP_TYPES),
+            property_keys=visible_labels(await column(Q.FALKORDB_PROPERTY_KEYS)),
             triples=triples_from_rows(rows),
         )
 
     async def counts(self, namespace: str) -> tuple[int, int]:
         if not await self._exists(namespace):
             return (0, 0)
-        nodes = await self.read(namespace, COUNT_NODES_QUERY)
-        rels = await self.read(namespace, COUNT_RELS_QUERY)
+        nodes = await self.read(namespace, Q.COUNT_NODES_QUERY)
+        rels = await self.read(namespace, Q.COUNT_RELS_QUERY)
         return int(nodes[0]["c"]), int(rels[0]["c"])
 
     async def namespaces(self) -> list[str]:

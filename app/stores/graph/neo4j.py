@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.cypher import queries as Q
 from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
 from app.stores.graph.base import (
-    COUNT_NODES_QUERY,
-    COUNT_RELS_QUERY,
-    SCHEMA_TRIPLES_QUERY,
     GraphSchema,
     NodeValue,
     Record,
@@ -171,42 +169,37 @@ class Neo4jGraphStore:
 
     async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
         name = f"idx_{label}_{prop}".lower()
-        await self.execute(namespace, f"CREATE INDEX {name} IF NOT EXISTS FOR (n:`{label}`) ON (n.`{prop}`)")
+        await self.execute(namespace, Q.neo4j_node_index(name, label, prop))
 
     async def schema(self, namespace: str) -> GraphSchema:
         async def column(q: str, key: str) -> list[str]:
             return sorted(str(r[key]) for r in await self.read(namespace, q, max_rows=100_000))
 
-        rows = await self.read(namespace, SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
+        rows = await self.read(namespace, Q.SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
         return GraphSchema(
-            labels=visible_labels(await column("CALL db.labels() YIELD label RETURN label", "label")),
-            relationship_types=await column(
-                "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
-                "relationshipType",
-            ),
-            property_keys=visible_labels(
-                await column("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey", "propertyKey")
-            ),
+            labels=visible_labels(await column(Q.NEO4J_LABELS, "label")),
+            relationship_types=await column(Q.NEO4J_RELATIONSHIP_TYPES, "relationshipType"),
+            property_keys=visible_labels(await column(Q.NEO4J_PROPERTY_KEYS, "propertyKey")),
             triples=triples_from_rows(rows),
         )
 
     async def counts(self, namespace: str) -> tuple[int, int]:
-        nodes = await self.read(namespace, COUNT_NODES_QUERY)
-        rels = await self.read(namespace, COUNT_RELS_QUERY)
+        nodes = await self.read(namespace, Q.COUNT_NODES_QUERY)
+        rels = await self.read(namespace, Q.COUNT_RELS_QUERY)
         return int(nodes[0]["c"]), int(rels[0]["c"])
 
     async def namespaces(self) -> list[str]:
-        rows = await self.read("default", "MATCH (n) RETURN count(n) > 0 AS has", max_rows=1)
+        rows = await self.read("default", Q.HAS_NODES, max_rows=1)
         names = ["default"] if rows and rows[0]["has"] else []
         try:
             from neo4j import READ_ACCESS
 
             async with self._require().session(database="system", default_access_mode=READ_ACCESS) as s:
-                result = await s.run("SHOW DATABASES YIELD name RETURN name")
+                result = await s.run(Q.NEO4J_DATABASES)
                 names += [r["name"] async for r in result if r["name"] not in ("system", self.database)]
         except Exception:
             pass
         return sorted(set(names))
 
     async def drop_namespace(self, namespace: str) -> None:
-        await self.execute(namespace, "MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
+        await self.execute(namespace, Q.NEO4J_DELETE_ALL)

@@ -124,8 +124,8 @@ name others.
 {{- $_ := set $cfg "GRAPHRAG_LLM__VLLM_MODEL" .Values.worker.servedModelName }}
 {{- end }}
 {{- /* the LoRA adapter is the text2cypher model: answers stay on the base model */}}
-{{- if and .Values.worker.loraAdapter.enabled (not (hasKey $cfg "GRAPHRAG_TEXT2CYPHER__VLLM_LORA")) }}
-{{- $_ := set $cfg "GRAPHRAG_TEXT2CYPHER__VLLM_LORA" .Values.worker.loraAdapter.name }}
+{{- if and .Values.worker.loraAdapter.enabled (not (hasKey $cfg "GRAPHRAG_LLM__TEXT2CYPHER__VLLM_LORA")) }}
+{{- $_ := set $cfg "GRAPHRAG_LLM__TEXT2CYPHER__VLLM_LORA" .Values.worker.loraAdapter.name }}
 {{- end }}
 {{- end }}
 {{- toYaml $cfg }}

@@ -159,7 +159,7 @@ async def test_unknown_namespace_returns_no_items_not_an_error(client: httpx.Asy
     assert r.status_code == 200 and r.json()["items"] == []
     r = await client.post("/ask", json={"question": "anything", "namespace": "empty_ns"})
     assert r.status_code == 200
-    assert r.json()["citations"] == [] and r.json()["trace"]["generation"] == {"skipped": "no items retrieved"}
+    assert r.json()["citations"] == [] and r.json()["trace"]["generation"]["skipped"] == "no items retrieved"
 
 
 async def test_metrics_are_exposed(client: httpx.AsyncClient) -> None:
@@ -182,6 +182,14 @@ async def test_openapi_has_examples(client: httpx.AsyncClient) -> None:
     assert props["question"]["examples"] and props["question"]["maxLength"] == 2000
     top_k = next(x for x in props["top_k"]["anyOf"] if x.get("type") == "integer")
     assert (top_k["minimum"], top_k["maximum"]) == (1, 100)
+    # every enabled mode's trace model is in the schema, and it is what `trace` may be
+    schemas = spec["components"]["schemas"]
+    refs = {r["$ref"].rsplit("/", 1)[1] for r in schemas["RetrieveResponse"]["properties"]["trace"]["anyOf"]}
+    assert {"VectorTrace", "Text2CypherTrace", "FreeCypherTrace"} <= refs
+    assert refs == {r["$ref"].rsplit("/", 1)[1] for r in schemas["AskTrace"]["properties"]["retrieval"]["anyOf"]}
+    t2c = schemas["Text2CypherTrace"]["properties"]
+    assert {"query", "rows", "error", "candidate_queries", "links", "ranked", "executed"} <= set(t2c)
+    assert t2c["candidate_queries"]["description"].startswith("How many valid candidate queries")
 
 
 async def test_admin_ingest_requires_the_token_and_is_idempotent(client: httpx.AsyncClient) -> None:

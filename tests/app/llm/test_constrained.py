@@ -1,4 +1,5 @@
-"""Grounded constrained decoding: trie semantics, the constraint proof on random models, exact scoring."""
+"""Grounded constrained decoding on transformers models: the constraint proof on random models, exact scoring,
+best-first search, and the logits processor's row-to-prompt mapping."""
 
 from __future__ import annotations
 
@@ -14,41 +15,19 @@ from typing import Any
 
 import pytest
 import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer, LogitsProcessorList
+from transformers import AutoModelForCausalLM, LogitsProcessorList
 
-from app.llm.constrained import (
-    DONE,
-    OFF,
-    GroundedLogitsProcessor,
-    GroundedMasker,
-    TokenTrie,
-    encode_prompt,
-    grounded_generate,
-    score_candidates,
-    tokenize_candidates,
-    top_m_exact,
-)
-from app.llm.local import ensure_converted_smollm2
-from tests.conftest import tiny_llama
+from app.llm.constrained import GroundedLogitsProcessor, grounded_generate, score_candidates, top_m_exact
+from grounded import TokenTrie, encode_prompt, tokenize_candidates
+from tests.conftest import RELS, WORDS, random_cypher_set, tiny_llama
 
 torch.set_num_threads(1)
 
 EOS = 2
-MODELS_DIR = Path.home() / ".cache" / "graphrag-service"
 
 # --------------------------------------------------------------------------------------------------------------
 # fixtures and helpers
 # --------------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def smollm2_dir() -> Path:
-    return ensure_converted_smollm2(MODELS_DIR)
-
-
-@pytest.fixture(scope="module")
-def tokenizer(smollm2_dir: Path) -> Any:
-    return AutoTokenizer.from_pretrained(smollm2_dir)
 
 
 def tiny_model(vocab_size: int, seed: int, init_range: float = 0.02) -> Any:
@@ -58,29 +37,6 @@ def tiny_model(vocab_size: int, seed: int, init_range: float = 0.02) -> Any:
 @pytest.fixture(scope="module")
 def tiny(tokenizer: Any) -> Any:
     return tiny_model(len(tokenizer), seed=0, init_range=0.5)
-
-
-WORDS = ["Kismet", "Heat", "Alien", "The Thing", "Ran", "Solaris", "Stalker", "Brazil", "Up", "Mother", "Ikiru"]
-RELS = ["DIRECTED_BY", "WRITTEN_BY", "STARRED_ACTORS", "HAS_GENRE", "HAS_TAGS", "IN_LANGUAGE", "RELEASE_YEAR"]
-LABELS = ["Person", "Movie", "Genre", "Tag", "Language", "Year"]
-
-
-def random_cypher_set(rng: random.Random, n: int) -> list[str]:
-    """Candidates the way the enumerator produces them: shared anchors, shared path prefixes, some 1-hop prefixes."""
-    anchors = rng.sample(WORDS, k=rng.randint(1, 3))
-    out: set[str] = set()
-    while len(out) < n:
-        a = rng.choice(anchors)
-        r1, l1 = rng.choice(RELS), rng.choice(LABELS)
-        head = f'MATCH (x1:Movie {{name: "{a}"}})-[:{r1}]->(x2:{l1})'
-        if rng.random() < 0.3:
-            out.add(f"{head} RETURN x2.name")
-        else:
-            r2, l2 = rng.choice(RELS), rng.choice(LABELS)
-            out.add(f"{head}<-[:{r2}]-(x3:{l2}) RETURN x3.name")
-    cands = sorted(out)
-    rng.shuffle(cands)
-    return cands
 
 
 def naive_scores(model: Any, prompt: list[int], cands: list[list[int]], include_eos: bool = True) -> list[float]:
@@ -95,113 +51,12 @@ def naive_scores(model: Any, prompt: list[int], cands: list[list[int]], include_
     return out
 
 
-# --------------------------------------------------------------------------------------------------------------
-# trie
-# --------------------------------------------------------------------------------------------------------------
-
-
-def allowed(trie: TokenTrie, node: int) -> set[int]:
-    return set(trie.allowed(node).tolist())
-
-
-def test_trie_shared_prefixes_prefix_candidates_and_duplicates() -> None:
-    seqs = [[5, 6, 7], [5, 6, 8], [5, 6], [9], [5, 6, 7], [5, 6, 7, 10]]
-    trie = TokenTrie.build(seqs, eos_token_id=EOS)
-    assert trie.num_candidates == 5  # [5, 6, 7] twice
-    assert trie.duplicates == {4: 0}
-    assert trie.max_length == 4
-    # root + 5, 5-6, 5-6-7, 5-6-8, 9, 5-6-7-10
-    assert trie.num_nodes == 7
-    assert allowed(trie, trie.root) == {5, 9}
-    n5 = trie.step(trie.root, 5)
-    assert n5 is not None and allowed(trie, n5) == {6}  # no EOS: [5] is not a candidate
-    n56 = trie.walk([5, 6])
-    assert n56 is not None and allowed(trie, n56) == {7, 8, EOS}  # [5, 6] is a candidate and a prefix of others
-    assert trie.candidate_at(n56) == 2 and trie.is_terminal(n56)
-    n567 = trie.walk([5, 6, 7])
-    assert n567 is not None and trie.candidate_at(n567) == 0  # first index wins for the duplicate
-    assert allowed(trie, n567) == {10, EOS}
-    leaf = trie.walk([5, 6, 7, 10])
-    assert leaf is not None and allowed(trie, leaf) == {EOS} and trie.candidate_at(leaf) == 5
-    assert trie.walk([5, 7]) is None
-    assert trie.step(trie.root, EOS) is None  # EOS is never an edge
-    assert trie.step(trie.root, 10**9) is None
-    assert not trie.is_terminal(n5) and trie.candidate_at(n5) is None
-    # EOS appears exactly once per distinct candidate, at its end
-    eos_nodes = [n for n in range(trie.num_nodes) if EOS in allowed(trie, n)]
-    assert sorted(trie.candidate_at(n) for n in eos_nodes) == [0, 1, 2, 3, 5]  # type: ignore[type-var]
-    assert trie.allowed(n56).dtype == torch.long
-
-
-def test_trie_custom_indices_empty_candidate_and_eos_rejected() -> None:
-    trie = TokenTrie.build([[4], []], eos_token_id=EOS, indices=[10, 20])
-    assert allowed(trie, trie.root) == {4, EOS}
-    assert trie.candidate_at(trie.root) == 20
-    with pytest.raises(ValueError, match="EOS"):
-        TokenTrie.build([[4, EOS, 5]], eos_token_id=EOS)
-    empty = TokenTrie.build([], eos_token_id=EOS)
-    assert empty.num_candidates == 0 and allowed(empty, empty.root) == set()
-
-
-def test_masker_states_and_mask() -> None:
-    trie = TokenTrie.build([[5, 6], [5, 7, 8]], eos_token_id=EOS)
-    masker = GroundedMasker(trie)
-    assert masker.state_for(0, []) == trie.root
-    assert masker.state_for(0, [5, 6, EOS]) == DONE
-    assert masker.state_for(0, [5, 6, EOS, EOS, EOS]) == DONE  # padding after the end
-    assert masker.state_for(0, [5, EOS]) == OFF  # EOS before a complete candidate
-    assert masker.state_for(0, [9]) == OFF
-    scores = torch.randn(4, 12)
-    states = [trie.root, masker.state_for(0, [5]), masker.state_for(0, [5, 6]), DONE]
-    masked = masker.mask(scores, states, [0, 0, 0, 0])
-    finite = [set(torch.isfinite(row).nonzero().flatten().tolist()) for row in masked]
-    assert finite == [{5}, {6, 7}, {EOS}, {EOS}]
-    assert torch.equal(masked[1, [6, 7]], scores[1, [6, 7]])  # allowed scores untouched
-
-
-def test_masker_cold_start_on_a_long_prefix() -> None:
-    """A processor attached mid-generation resolves a long suffix without recursion and caches every prefix."""
-    seq = [3 + (i % 500) for i in range(3000)]
-    trie = TokenTrie.build([seq], eos_token_id=EOS)
-    masker = GroundedMasker(trie)
-    assert masker.state_for(0, seq[:2500]) == trie.walk(seq[:2500])
-    assert masker.state_for(0, seq) == trie.walk(seq)
-    assert masker.state_for(0, [*seq, EOS]) == DONE
-
-
 def test_processor_multiple_prompts_map_rows_to_tries() -> None:
     a, b = TokenTrie.build([[5]], EOS), TokenTrie.build([[7]], EOS)
     proc = GroundedLogitsProcessor([a, b], prompt_length=1)
     ids = torch.tensor([[3], [3], [4], [4]])  # 2 prompts x 2 beams, nothing generated yet
     out = proc(ids, torch.zeros(4, 10))  # type: ignore[arg-type]
     assert [torch.isfinite(r).nonzero().flatten().tolist() for r in out] == [[5], [5], [7], [7]]
-
-
-# --------------------------------------------------------------------------------------------------------------
-# tokenisation boundary
-# --------------------------------------------------------------------------------------------------------------
-
-
-def test_candidate_tokens_equal_tokens_after_generation_prompt(tokenizer: Any) -> None:
-    prompt = encode_prompt(tokenizer, [{"role": "user", "content": "Who directed Kismet?"}])
-    cands = [
-        *random_cypher_set(random.Random(1), 20),
-        ' leading space "quoted"',
-        "\nnewline first",
-        "Ünïcode 名前 RETURN x",
-        "MATCH",
-    ]
-    for cand, ids in zip(cands, tokenize_candidates(tokenizer, cands), strict=True):
-        text = tokenizer.decode(prompt, skip_special_tokens=False) + cand + tokenizer.eos_token
-        joint = tokenizer(text, add_special_tokens=False)["input_ids"]
-        assert joint == [*prompt, *ids, tokenizer.eos_token_id], cand
-        assert tokenizer.decode(ids) == cand
-
-
-def test_tokenize_with_prefix(tokenizer: Any) -> None:
-    assert tokenize_candidates(tokenizer, [" MATCH"], prefix="Answer:") == [tokenizer(" MATCH")["input_ids"]]
-    with pytest.raises(ValueError, match="merges"):
-        tokenize_candidates(tokenizer, ["lo world"], prefix="Hel")  # "Hello" is one token
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,11 @@ from pydantic import ValidationError
 from app.container import Container
 from app.errors import DependencyError, DependencyTimeoutError, OverloadedError
 from app.models.reranker import CrossEncoderReranker, RemoteReranker, build_reranker
-from app.retrievers.base import RetrieverDeps
+from app.retrievers.base import Retrievers
 from app.retrievers.types import RetrievalQuery
-from app.retrievers.vector import VectorRetriever
+from app.retrievers.vector import VectorRetriever, VectorTrace
 from app.settings import RerankerSettings
-from tests.conftest import DEMO, make_settings, tiny_bert_cross_encoder
+from tests.conftest import DEMO, ROOT, make_settings, tiny_bert_cross_encoder
 from workers.reranker import RerankerServiceSettings, create_app
 from workers.reranker.server import RerankerService
 
@@ -472,7 +473,7 @@ async def test_vector_retriever_reranks_through_the_service_and_degrades_on_a_de
 
     def retriever(rr: RemoteReranker) -> VectorRetriever:
         c = container
-        return VectorRetriever(RetrieverDeps(c.settings, c.graph, c.vectors, c.embedder, reranker=rr))
+        return VectorRetriever(replace(c.deps, reranker=rr, modes=Retrievers()))
 
     async with service(reference, model_name="tiny-ce", max_wait_ms=1) as (app, _):
         live = RemoteReranker("http://rr", transport=httpx.ASGITransport(app=app))
@@ -481,8 +482,12 @@ async def test_vector_retriever_reranks_through_the_service_and_degrades_on_a_de
             reranked = await retriever(live).retrieve(query)
         finally:
             await live.close()
-    assert reranked.warnings == [] and reranked.trace["reranker"] == "tiny-ce"
-    assert len(reranked.items) == 5 and all("dense_score" in it.provenance for it in reranked.items)
+    assert isinstance(reranked.trace, VectorTrace) and reranked.trace.reranker == "tiny-ce"
+    assert (
+        reranked.warnings == []
+        and len(reranked.items) == 5
+        and all("dense_score" in it.provenance for it in reranked.items)
+    )
     want = reference.predict([(query.question, it.text) for it in reranked.items])
     assert [it.score for it in reranked.items] == pytest.approx([float(x) for x in want], abs=1e-5)
 
@@ -493,7 +498,8 @@ async def test_vector_retriever_reranks_through_the_service_and_degrades_on_a_de
     finally:
         await dead.close()
     assert dense.warnings == ["reranker: unavailable (dependency_unavailable); results keep the dense order"]
-    assert "unreachable" in dense.trace["reranker_error"] and "reranker" not in dense.trace
+    assert isinstance(dense.trace, VectorTrace) and dense.trace.reranker is None
+    assert "unreachable" in (dense.trace.reranker_error or "")
     assert len(dense.items) == 5 and all("dense_score" not in it.provenance for it in dense.items)
     scores = [it.score for it in dense.items]
     assert scores == sorted(scores, reverse=True)
@@ -520,7 +526,8 @@ async def test_the_container_builds_the_remote_reranker_from_settings_and_closes
             await container.ingestor.ingest_path("demo", "documents", docs)
             query = RetrievalQuery(question="How many arches does the Drummel Viaduct have?", namespace="demo", top_k=3)
             reranked = await container.retrievers["vector"].retrieve(query)
-            assert reranked.warnings == [] and reranked.trace["reranker"] == "tiny-ce"
+            assert reranked.warnings == [] and isinstance(reranked.trace, VectorTrace)
+            assert reranked.trace.reranker == "tiny-ce"
             want = reference.predict([(query.question, it.text) for it in reranked.items])
             assert [it.score for it in reranked.items] == pytest.approx([float(x) for x in want], abs=1e-5)
             await live.__aexit__(None, None, None)  # the service goes away
@@ -533,7 +540,7 @@ async def test_the_container_builds_the_remote_reranker_from_settings_and_closes
 
 
 def test_the_image_runs_the_service_as_non_root_with_a_health_check() -> None:
-    text = (Path(__file__).resolve().parents[1] / "workers" / "reranker" / "Dockerfile").read_text()
+    text = (ROOT / "workers" / "reranker" / "Dockerfile").read_text()
     assert len(re.findall(r"^FROM python:\$\{PYTHON_VERSION\}-slim", text, re.M)) == 2 and "COPY --from=builder" in text
     user = re.findall(r"^USER (\S+)", text, re.M)
     assert user and not user[-1].startswith(("root", "0"))

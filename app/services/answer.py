@@ -1,4 +1,4 @@
-"""Answer prompts over retrieved items, and citation attribution."""
+"""The answer prompt over retrieved items, and citation attribution (used by ``QAService``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from app.llm.base import Message
 from app.retrievers.types import RetrievedItem
+from app.text import STOPWORDS
 
 SYSTEM = (
     "You answer questions using only the numbered context passages. "
@@ -16,64 +17,6 @@ SYSTEM = (
 
 _CITE = re.compile(r"\[(\d{1,3})\]")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.,-]*")
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "as",
-        "i",
-        "you",
-        "he",
-        "she",
-        "they",
-        "we",
-        "do",
-        "does",
-        "did",
-        "not",
-        "no",
-        "yes",
-        "answer",
-        "context",
-        "passage",
-        "passages",
-        "question",
-        "which",
-        "what",
-        "who",
-        "when",
-        "where",
-        "how",
-        "there",
-        "their",
-        "his",
-        "her",
-    ]
-)
 
 
 @dataclass

@@ -24,9 +24,13 @@ def client_with(handler: Callable[[httpx.Request], httpx.Response], **kw: object
     return c
 
 
+SENT: list[dict[str, object]] = []
+
+
 def grounded_ok(request: httpx.Request) -> httpx.Response:
     body = json.loads(request.content)
-    assert body["candidates"] == CANDS and body["method"] == "exact" and body["top_m"] == 2
+    SENT.append(body)
+    assert body["candidates"] == CANDS and body["top_m"] == 2
     return httpx.Response(
         200,
         json={
@@ -40,6 +44,7 @@ async def test_choose_returns_the_workers_ranking_and_is_a_grounded_chooser() ->
     assert isinstance(c, GroundedChooser)
     ranked = await c.choose(MSGS, CANDS, top_m=2, method="best_first")
     assert [(r.index, r.text, r.logprob) for r in ranked] == [(1, CANDS[1], -1.5), (0, CANDS[0], -3.0)]
+    assert SENT[-1]["method"] == "best_first"  # one method vocabulary: the worker decides how it serves it
 
 
 async def test_choose_refuses_an_answer_that_is_not_a_candidate() -> None:

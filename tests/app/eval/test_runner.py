@@ -194,7 +194,8 @@ def test_retrained_adapter_changes_the_fingerprint(tmp_path: Path) -> None:
     adapter.mkdir()
     (adapter / "adapter_model.safetensors").write_bytes(b"old weights")
     s = make_settings(tmp_path / "d")
-    s = s.model_copy(update={"text2cypher": s.text2cypher.model_copy(update={"adapter": adapter})})
+    role = s.llm.text2cypher.model_copy(update={"adapter": adapter})
+    s = s.model_copy(update={"llm": s.llm.model_copy(update={"text2cypher": role})})
     before = settings_fingerprint(s)
     assert settings_fingerprint(s) == before
     (adapter / "adapter_model.safetensors").write_bytes(b"new weights")

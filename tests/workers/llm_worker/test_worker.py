@@ -277,7 +277,7 @@ async def test_gateway_ask_end_to_end_against_the_worker(vclient: httpx.AsyncCli
     assert isinstance(t2c, Text2CypherRetriever)
     _, cands, _ = await t2c.candidates("demo", "Which manufacturer built the Sable Class?")
     assert not body.get("warnings"), body
-    query = body["trace"]["retrieval"]["cypher"]["query"]
+    query = body["trace"]["retrieval"]["query"]
     assert query in {c.text for c in cands}
     assert body["answer"]
 

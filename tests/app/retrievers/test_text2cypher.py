@@ -1,0 +1,136 @@
+"""Grounded text2cypher: enumeration on the demo graph, execution semantics on any engine, the constraint under
+random weights, and the HTTP mode."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from app.container import Container
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.llm.local import LocalLLM
+from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
+from app.retrievers.types import RetrievalQuery
+from tests.conftest import tiny_llama
+
+SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
+
+
+@pytest.fixture(scope="module")
+def t2c(container: Container) -> Text2CypherRetriever:
+    r = container.retrievers["text2cypher"]
+    assert isinstance(r, Text2CypherRetriever)
+    return r
+
+
+async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:
+    links, cands, truncated = await t2c.candidates("demo", "Which manufacturer built the Sable Class?")
+    assert links[0].name == "Sable Class" and links[0].method == "exact"
+    texts = [c.text for c in cands]
+    assert SABLE in texts and not truncated
+    assert len(texts) == len(set(texts))
+    for c in cands:  # every candidate was pruned to one that returns something
+        assert await t2c.deps.graph.read("demo", c.exists_query())
+    two_hop = [c for c in cands if len(c.hops) == 2]
+    assert two_hop and max(len(c.hops) for c in cands) <= 3
+
+
+async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
+    """Lines through the city where Selvane Main Line's operator is headquartered: the path comes back to the line
+    itself through distinct edges (relationship uniqueness does not stop it); the executed query excludes it."""
+    line = Anchor("Selvane Main Line", "RailwayLine")
+    hops = (Hop("OPERATED_BY", "out", "RailwayCompany"), Hop("HEADQUARTERED_IN", "out", "City"))
+    c = CandidateQuery(line, (*hops, Hop("CONNECTS", "in", "RailwayLine")))
+    bare = c.match_clause() + " RETURN x4.name AS name"
+    assert "Selvane Main Line" in {r["name"] for r in await t2c.deps.graph.read("demo", bare)}
+    names = {r["name"] for r in await t2c.deps.graph.read("demo", c.execution_query(), {"limit": 100})}
+    assert names and "Selvane Main Line" not in names
+
+
+async def test_no_edge_is_used_twice_on_any_engine(t2c: Text2CypherRetriever) -> None:
+    """Cities of the other lines run by Selvane Main Line's operator. FalkorDB, unlike Neo4j, lets the bare pattern
+    re-use the OPERATED_BY edge (x3 = the line itself, adding Halvenmoor); the executed query names the edges and
+    excludes that, so both engines answer the same: Sorrelby Branch's cities only."""
+    line = Anchor("Selvane Main Line", "RailwayLine")
+    op = Hop("OPERATED_BY", "out", "RailwayCompany")
+    c = CandidateQuery(line, (op, Hop("OPERATED_BY", "in", "RailwayLine"), Hop("CONNECTS", "out", "City")))
+    assert "r1 <> r2" in c.where_clause() and "x3 <> x1" in c.where_clause()
+    names = {r["name"] for r in await t2c.deps.graph.read("demo", c.execution_query(), {"limit": 100})}
+    assert names == {"Whitleven", "Sorrelby"}
+    counted = (await t2c.deps.graph.read("demo", c.count_query(), {"gold": ["Sorrelby", "Halvenmoor"]}))[0]
+    assert (counted["total"], counted["hits"]) == (2, 1)
+
+
+@pytest.fixture
+def random_chooser(t2c: Text2CypherRetriever, container: Container) -> Iterator[LocalLLM]:
+    """The real LocalLLM code path with a tiny randomly initialised model and the real tokenizer."""
+
+    real = container.llm
+    assert isinstance(real, LocalLLM)
+    tok = real.tokenizer
+    fake = LocalLLM(None, models_dir=real.models_dir)
+    fake.tokenizer = tok
+    saved = t2c.chooser
+    t2c.chooser = fake
+    try:
+        yield fake
+    finally:
+        t2c.chooser = saved
+        fake._executor.shutdown()
+
+
+@pytest.mark.parametrize("method", ["exact", "best_first", "beam", "greedy"])
+async def test_random_weights_only_ever_execute_candidates(
+    t2c: Text2CypherRetriever, random_chooser: LocalLLM, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"decoding": method}))
+    questions = [
+        "Which manufacturer built the Sable Class?",
+        "In which city was the designer of the Curlew Class born?",
+        "Which river is crossed by the line that the Lynx Class locomotives are assigned to?",
+    ]
+    tok = random_chooser.tokenizer
+    for seed in range(3):
+        random_chooser.model = tiny_llama(len(tok), seed, tok.eos_token_id)
+        q = random.Random(seed).choice(questions)
+        _, cands, _ = await t2c.candidates("demo", q)
+        allowed = {c.text for c in cands}
+        res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=20))
+        trace = res.trace
+        assert isinstance(trace, Text2CypherTrace) and trace.decoding == method
+        ranked = [r.query for r in trace.ranked]
+        executed = [e.query for e in trace.executed]
+        assert ranked and set(ranked) <= allowed and set(executed) <= allowed
+        assert trace.query in allowed and (len(ranked) == 1 if method == "greedy" else len(ranked) >= 1)
+        assert all(it.provenance["query"] in allowed for it in res.items)
+
+
+async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClient) -> None:
+    r = await client.post(
+        "/retrieve",
+        json={"question": "Which manufacturer built the Sable Class?", "namespace": "demo", "mode": "text2cypher"},
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["mode"] == "text2cypher" and body["items"]
+    trace: dict[str, Any] = body["trace"]
+    assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
+    assert trace["query"] == trace["ranked"][0]["query"] and trace["error"] is None
+    Text2CypherTrace.model_validate(trace)  # the JSON is exactly the mode's trace model
+    for item in body["items"]:
+        assert item["node"]["name"] and item["node"]["id"] == item["source"]["node_id"] == item["id"]
+        assert item["provenance"]["query"].startswith("MATCH (x1:")
+        assert item["provenance"]["pattern"].startswith("pattern: (x1:")
+        assert item["retriever"] == "text2cypher"
+    assert {"entity_linking", "candidate_enumeration", "decoding", "cypher_execution"} <= set(body["timings_ms"])
+
+
+async def test_no_entity_means_no_candidates_not_an_error(client: httpx.AsyncClient) -> None:
+    r = await client.post("/retrieve", json={"question": "zzzz qqqq", "namespace": "demo", "mode": "text2cypher"})
+    assert r.status_code == 200 and r.json()["items"] == []
+    trace = r.json()["trace"]
+    assert (trace["query"], trace["error"], trace["candidate_queries"]) == (None, "no candidate queries", 0)
