@@ -158,3 +158,17 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 def container(app: FastAPI) -> Container:
     c: Container = app.state.container
     return c
+
+
+SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
+"""The grounded query that answers the demo's "Which manufacturer built the Sable Class?"."""
+
+
+@pytest.fixture(scope="session")
+def t2c(container: Container) -> Any:
+    """The session app's text2cypher mode."""
+    from app.retrievers.text2cypher import Text2CypherRetriever
+
+    r = container.retrievers["text2cypher"]
+    assert isinstance(r, Text2CypherRetriever)
+    return r

@@ -15,16 +15,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.llm.local import LocalLLM
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.retrievers.types import RetrievalQuery
-from tests.conftest import tiny_llama
-
-SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
-
-
-@pytest.fixture(scope="module")
-def t2c(container: Container) -> Text2CypherRetriever:
-    r = container.retrievers["text2cypher"]
-    assert isinstance(r, Text2CypherRetriever)
-    return r
+from tests.conftest import SABLE, tiny_llama
 
 
 async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:

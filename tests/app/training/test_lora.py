@@ -6,8 +6,7 @@ from typing import Any
 
 from app.container import Container
 from app.llm.local import LocalLLM
-
-SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
+from tests.conftest import SABLE
 
 
 def test_lora_training_produces_an_adapter_the_service_loads(tmp_path: Any, container: Container) -> None:

@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.eval.loaders import EvalQuestion
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.training.synth import best_query, tie_key
-
-SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
-
-
-@pytest.fixture(scope="module")
-def t2c(container: Container) -> Text2CypherRetriever:
-    r = container.retrievers["text2cypher"]
-    assert isinstance(r, Text2CypherRetriever)
-    return r
+from tests.conftest import SABLE
 
 
 async def test_synthesis_keeps_the_best_executing_candidate(t2c: Text2CypherRetriever) -> None:

@@ -31,7 +31,7 @@ from app.llm.vllm_client import VLLMClient
 from app.main import create_app
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import LLMSettings, Settings
-from tests.conftest import ingest_demo, make_settings
+from tests.conftest import DEMO, ingest_demo, make_settings
 from workers.llm_worker.launch import WorkerStartError, local_worker
 
 pytestmark = pytest.mark.vllm
@@ -227,6 +227,49 @@ def test_lora_adapter_on_the_worker_ranks_like_the_merged_adapter(
     with torch.inference_mode():
         want_base = top_m_exact(base_model, tok, [{"role": "user", "content": q}], CANDS, top_m=3)
     assert [r["index"] for r in base_got] == [w.index for w in want_base]
+
+
+async def test_the_text2cypher_role_is_served_by_the_workers_lora_with_the_short_prompt(
+    lora_worker_url: str, hf: tuple[Any, Any], model_dir: Path, lora_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``GRAPHRAG_LLM__TEXT2CYPHER__VLLM_LORA``: the gateway's text2cypher model is the worker's adapter (the answer
+    model stays the base), and since an adapter is trained on the prompt without the schema, the mode drops it. The
+    ranking equals the same adapter merged in transformers on that prompt."""
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    from app.container import Container
+    from app.retrievers.text2cypher import Text2CypherTrace, build_messages
+    from app.retrievers.types import RetrievalQuery
+    from app.settings import LLMRoleSettings
+
+    role = LLMRoleSettings(vllm_lora=LORA_NAME)
+    llm = LLMSettings(backend="vllm", vllm_url=lora_worker_url, max_new_tokens=24, text2cypher=role)
+    c = await Container.start(make_settings(tmp_path_factory.mktemp("role"), llm=llm), modes=["text2cypher", "vector"])
+    try:
+        await c.ingestor.ingest_path("demo", "metaqa", DEMO / "kg.txt", labels_path=DEMO / "labels.json")
+        t2c, answer = c.llms.text2cypher, c.llms.answer
+        assert isinstance(t2c, VLLMClient) and isinstance(answer, VLLMClient) and c.llms.tuned == {"text2cypher"}
+        assert (t2c.lora, answer.lora) == (LORA_NAME, None)
+        mode = c.retrievers["text2cypher"]
+        assert isinstance(mode, Text2CypherRetriever)
+        q = QUESTIONS[0]
+        res = await mode.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
+        _, cands, _ = await mode.candidates("demo", q)
+        schema, _ = await mode.schema("demo")
+    finally:
+        await c.close()
+    trace = res.trace
+    assert isinstance(trace, Text2CypherTrace) and trace.decoding == "exact" and trace.ranked
+    _, tok = hf
+    base = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    tuned = PeftModel.from_pretrained(base, str(lora_dir)).merge_and_unload().eval()
+    with torch.inference_mode():
+        want = top_m_exact(tuned, tok, build_messages(schema, q, with_schema=False), [x.text for x in cands], top_m=5)
+    assert trace.ranked[0].query == want[0].text
+    want_lp = {w.text: w.logprob for w in want}
+    for r in trace.ranked:
+        assert r.logprob == pytest.approx(want_lp[r.query], abs=0.05)
 
 
 async def test_client_streaming_matches_the_full_answer(worker_url: str) -> None:
