@@ -63,7 +63,7 @@ def settings_fingerprint(settings: Settings) -> str:
         ),
         "roles": {
             role: {"vllm_lora": r.vllm_lora, "adapter_files": files_identity(r.adapter)}
-            for role, r in (("text2cypher", llm.text2cypher), ("agent", llm.agent))
+            for role, r in llm.roles().items()
         },
         "reranker": settings.reranker.model_dump(mode="json"),
         "retrieval": settings.retrieval.model_dump(mode="json"),

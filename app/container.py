@@ -42,7 +42,7 @@ def _model_notes(settings: Settings, llms: LLMs, reranker: Reranker | None) -> l
         else "reranker: none configured (GRAPHRAG_RERANKER__MODEL unset); results are ranked by dense cosine similarity"
     ]
     for role in sorted(llms.tuned):
-        r = getattr(settings.llm, role)
+        r = settings.llm.roles()[role]
         what = f"LoRA adapter {r.adapter}" if r.adapter is not None else f"worker LoRA adapter {r.vllm_lora}"
         notes.append(f"{role}: {what}")
     return notes

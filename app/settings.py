@@ -89,6 +89,10 @@ class EmbedderSettings(BaseModel):
     timeout_s: float = Field(60.0, gt=0)
 
 
+TunableRole = Literal["text2cypher", "agent"]
+"""The LLM roles that may have a model of their own (the answer model plus an adapter)."""
+
+
 class LLMRoleSettings(BaseModel):
     """The model of one role (text2cypher, agent): the answer model, or the answer model with a LoRA adapter."""
 
@@ -130,6 +134,10 @@ class LLMSettings(BaseModel):
     """The model that chooses Cypher candidates (``GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER``)."""
     agent: LLMRoleSettings = Field(default_factory=LLMRoleSettings)
     """The model of agent modes (``GRAPHRAG_LLM__AGENT__ADAPTER``)."""
+
+    def roles(self) -> dict[TunableRole, LLMRoleSettings]:
+        """Each role that may have a model of their own, with its settings."""
+        return {"text2cypher": self.text2cypher, "agent": self.agent}
 
 
 class RerankerSettings(BaseModel):
@@ -241,8 +249,7 @@ class Settings(BaseSettings):
             raise ValueError("cache.backend=embedded needs graph.backend=falkordb; use redis or off with neo4j")
         if self.llm.backend == "vllm" and not self.llm.vllm_url:
             raise ValueError("llm.backend=vllm needs GRAPHRAG_LLM__VLLM_URL (e.g. http://llm-worker:8000)")
-        for role in ("text2cypher", "agent"):
-            r: LLMRoleSettings = getattr(self.llm, role)
+        for role, r in self.llm.roles().items():
             if r.adapter is not None and self.llm.backend != "local":
                 raise ValueError(f"llm.{role}.adapter needs llm.backend=local; with vllm use llm.{role}.vllm_lora")
             if r.vllm_lora is not None and self.llm.backend != "vllm":

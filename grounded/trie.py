@@ -192,7 +192,7 @@ def encode_prompt(tokenizer: Any, messages_or_prompt_ids: Any) -> list[int]:
     return [int(t) for t in items]
 
 
-def dedupe_candidates(candidates: Sequence[str], cand_ids: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+def dedupe_candidates(cand_ids: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[int]]:
     """Distinct token sequences with the index of their first occurrence."""
     seen: dict[tuple[int, ...], int] = {}
     for i, ids in enumerate(cand_ids):

@@ -37,7 +37,7 @@ def build_llms(settings: Settings, *, enabled: bool = True) -> LLMs:
     if not enabled:
         return LLMs()
     answer = _model(settings)
-    roles: dict[Role, LLMRoleSettings] = {"text2cypher": settings.llm.text2cypher, "agent": settings.llm.agent}
+    roles = settings.llm.roles()
     own = {name: _model(settings, role) if role.tuned else answer for name, role in roles.items()}
     tuned = frozenset(name for name, role in roles.items() if role.tuned)
     return LLMs(answer=answer, text2cypher=own["text2cypher"], agent=own["agent"], tuned=tuned)

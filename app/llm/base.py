@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypedDict, runtime_checkable
 
+from app.settings import TunableRole
 from grounded import DecodingMethod, ScoredCandidate
 
-Role = Literal["answer", "text2cypher", "agent"]
+Role = Literal["answer"] | TunableRole
 ROLES: tuple[Role, ...] = ("answer", "text2cypher", "agent")
 
 
@@ -75,7 +76,7 @@ class LLMs:
     answer: LLM | None = None
     text2cypher: LLM | None = None
     agent: LLM | None = None
-    tuned: frozenset[Role] = field(default_factory=frozenset)
+    tuned: frozenset[TunableRole] = field(default_factory=frozenset)
 
     def get(self, role: Role) -> LLM | None:
         model: LLM | None = getattr(self, role)
@@ -93,7 +94,3 @@ class LLMs:
     async def start(self) -> None:
         for model in self.distinct():
             await model.start()
-
-    async def close(self) -> None:
-        for model in self.distinct():
-            await model.close()

@@ -285,7 +285,7 @@ def grounded_generate(
         return []
     prompt = encode_prompt(tokenizer, messages_or_prompt_ids)
     eos = _model_eos(model, tokenizer)
-    seqs, first_index = dedupe_candidates(candidates, tokenize_candidates(tokenizer, candidates))
+    seqs, first_index = dedupe_candidates(tokenize_candidates(tokenizer, candidates))
     trie = TokenTrie.build(seqs, eos, indices=first_index)
     beams = max(1, min(num_beams if num_beams is not None else top_m, trie.num_candidates))
     n_return = min(top_m, beams)
@@ -346,7 +346,7 @@ def top_m_exact(
     if not candidates:
         return []
     prompt = encode_prompt(tokenizer, messages_or_prompt_ids)
-    seqs, first_index = dedupe_candidates(candidates, tokenize_candidates(tokenizer, candidates))
+    seqs, first_index = dedupe_candidates(tokenize_candidates(tokenizer, candidates))
     scores = score_candidates(model, prompt, seqs, batch_size=batch_size, eos_token_id=_model_eos(model, tokenizer))
     ranked = sorted(zip(first_index, scores, strict=True), key=lambda kv: kv[1], reverse=True)[:top_m]
     return [ScoredCandidate(i, candidates[i], lp) for i, lp in ranked]
@@ -492,7 +492,7 @@ def top_m_best_first(
     if not candidates:
         return []
     prompt = encode_prompt(tokenizer, messages_or_prompt_ids)
-    seqs, first_index = dedupe_candidates(candidates, tokenize_candidates(tokenizer, candidates))
+    seqs, first_index = dedupe_candidates(tokenize_candidates(tokenizer, candidates))
     trie = TokenTrie.build(seqs, _model_eos(model, tokenizer), indices=first_index)
     ranked, _ = best_first_top_m(model, prompt, trie, top_m=top_m, max_forwards=max_forwards)
     return [ScoredCandidate(i, candidates[i], lp) for i, lp in ranked]

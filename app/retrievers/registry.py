@@ -32,9 +32,9 @@ class ModeRegistrationError(RuntimeError):
     """An installed mode is broken, or the mode settings do not fit the installed modes."""
 
 
-def load_mode(name: str, target: Any) -> type[Retriever[Any, Any]]:
-    """The retriever class an entry point (or any ``module:Class`` loader) names, checked."""
-    cls = target.load() if hasattr(target, "load") else target
+def load_mode(name: str, entry: Any) -> type[Retriever[Any, Any]]:
+    """The retriever class an entry point names (``entry.load()``), checked."""
+    cls = entry.load()
     if not (isinstance(cls, type) and issubclass(cls, Retriever)):
         raise ModeRegistrationError(f"mode {name!r}: {cls!r} is not a Retriever subclass")
     if getattr(cls, "name", None) != name:

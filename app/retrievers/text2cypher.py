@@ -117,7 +117,6 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
     def __init__(self, deps: RetrieverDeps, config: Text2CypherConfig | None = None) -> None:
         super().__init__(deps, config)
-        self.linker = deps.linker
         self._schemas: dict[str, tuple[GraphSchema, SchemaGraph]] = {}
         model = deps.llms.text2cypher
         self.chooser: GroundedChooser | None = model if isinstance(model, GroundedChooser) else None
@@ -130,7 +129,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     async def schema(self, namespace: str) -> tuple[GraphSchema, SchemaGraph]:
         if namespace not in self._schemas:
             schema = await self.deps.graph.schema(namespace)
-            idx = await self.linker.index(namespace)
+            idx = await self.deps.linker.index(namespace)
             self._schemas[namespace] = (schema, SchemaGraph(schema.triples, idx.display_keys))
         return self._schemas[namespace]
 
@@ -141,12 +140,12 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         """Linked entities, the non-empty candidate queries around them, and whether the bound truncated them."""
         ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         with ctx.stage("entity_linking"):
-            links = await self.linker.link(namespace, question, max_mentions=self.config.max_mentions)
+            links = await self.deps.linker.link(namespace, question, max_mentions=self.config.max_mentions)
         if not links:
             return links, [], False
         with ctx.stage("candidate_enumeration"):
             _, sg = await self.schema(namespace)
-            edges = await asyncio.gather(*(self.linker.edges(namespace, link) for link in links))
+            edges = await asyncio.gather(*(self.deps.linker.edges(namespace, link) for link in links))
             level: list[CandidatePath] = []
             for link, e in zip(links, edges, strict=True):
                 level += sg.first_paths(link.name, link.key, anchor_labels(link), e)

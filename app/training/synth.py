@@ -101,7 +101,7 @@ async def best_query(
         return None
     gold = list(dict.fromkeys(q.answers))
     # a candidate can only hit gold answers of the label it returns: skip executing the others (exact, cheaper)
-    idx = await r.linker.index(namespace)
+    idx = await r.deps.linker.index(namespace)
     gold_labels = {
         lab for g in gold for name, labels, _ in idx.by_lower.get(g.lower(), []) if name == g for lab in labels
     }

@@ -26,7 +26,7 @@ from typing import Any
 from vllm import SamplingParams
 from vllm.inputs import TokensPrompt
 
-from grounded import DecodingMethod, TokenTrie
+from grounded import DecodingMethod, TokenTrie, dedupe_candidates
 from workers.llm_worker.logits_processor import CANDIDATES_KEY, EOS_KEY
 
 
@@ -142,11 +142,7 @@ async def choose(
     ``greedy`` decodes once under the trie processor; ``exact``, ``best_first`` and ``beam`` all score every candidate
     exactly here (the guaranteed top-m, which best-first search and beam search approximate or find in fewer passes on
     a model without a prefix cache)."""
-    first: dict[tuple[int, ...], int] = {}
-    for i, ids in enumerate(cand_ids):
-        first.setdefault(tuple(ids), i)
-    seqs = [list(k) for k in first]
-    index = list(first.values())
+    seqs, index = dedupe_candidates(cand_ids)
     if method == "greedy":
         trie = TokenTrie.build(seqs, eos, indices=index)
         tokens, lp, _ = await greedy_constrained(engine, prompt_ids, seqs, eos, lora=lora)
