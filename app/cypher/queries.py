@@ -145,3 +145,26 @@ def neo4j_node_index(name: str, label: str, prop: str) -> str:
         f"CREATE INDEX {ident(name, 'index name')} IF NOT EXISTS "
         f"FOR (n:`{ident(label, 'label')}`) ON (n.`{ident(prop, 'property')}`)"
     )
+
+
+# --- lexical index (BM25 over document chunks) -----------------------------------------------------------------
+ALL_CHUNKS = (
+    f"MATCH (p:{PAGE_LABEL})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    "RETURN c.id AS id, c.text AS text, c.index AS index, p.id AS page_id, p.title AS title, p.source AS source"
+)
+"""Every chunk with its page's fields: what the BM25 index of a namespace is built from."""
+
+
+# --- graph modes: a node set's neighbourhood --------------------------------------------------------------------
+def neighbours(label: str | None, key: str, direction: str) -> str:
+    """Edges of the nodes named in ``$names`` (``(:label {key: name})``; any node with that ``name`` when ``label``
+    is None) in one direction, at most ``$limit`` rows: ``src, rel, other, labels, key`` (``key`` is the property
+    holding the other node's display value)."""
+    node = "(n {name: nm})" if label is None else f"(n:`{ident(label, 'label')}` {{`{ident(key, 'property')}`: nm}})"
+    arrow = "-[r]->" if direction == "out" else "<-[r]-"
+    return (
+        f"UNWIND $names AS nm MATCH {node}{arrow}(m) "
+        "WITH nm, type(r) AS rel, m, coalesce(m.name, m.title) AS other WHERE other IS NOT NULL "
+        "RETURN nm AS src, rel, other, labels(m) AS labels, "
+        "CASE WHEN m.name IS NULL THEN 'title' ELSE 'name' END AS key LIMIT $limit"
+    )

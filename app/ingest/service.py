@@ -324,6 +324,8 @@ class Ingestor:
             return
         coll = collection_name(namespace, kind)
         await self.vectors.ensure_collection(coll, self.embedder.dim)
+        for p in points:  # vectors made by another model (or another text form) are made again
+            p.payload["embedder"] = self.embedder.fingerprint
         existing = await self.vectors.existing(coll, [p.id for p in points])
         todo = [p for p in points if existing.get(p.id) != {**p.payload, "item_id": p.id}]
         report.add(f"{kind}_unchanged", len(points) - len(todo))

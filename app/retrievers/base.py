@@ -33,11 +33,12 @@ from app.errors import AppError, InvalidInputError
 from app.llm.base import LLMs
 from app.models.embedder import Embedder
 from app.models.reranker import Reranker
-from app.observability import RETRIEVALS, stage
+from app.observability import BACKEND_ERRORS, DEGRADED, RETRIEVALS, stage
 from app.retrievers.linking import EntityLinker
 from app.retrievers.types import CypherTrace, ModeTrace, RetrievalQuery, RetrievalResult, RetrievedItem
 from app.settings import Settings
 from app.stores.graph.base import GraphStore
+from app.stores.lexical import LexicalIndex
 from app.stores.vector.base import VectorStore
 
 
@@ -104,6 +105,8 @@ class RetrieverDeps:
     """The cross-encoder, when one is configured."""
     modes: Retrievers = field(default_factory=Retrievers)
     """Every enabled mode, for modes that compose others (use ``Retriever.call_mode``)."""
+    lexical: LexicalIndex | None = None
+    """BM25 over each namespace's document chunks (built on first use, dropped on ingest)."""
 
 
 class Retriever(ABC, Generic[ConfigT, TraceT]):
@@ -169,6 +172,22 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
             ctx.warn(w)
         ctx.timings_ms.update({f"{mode}.{k}": v for k, v in res.timings_ms.items()})
         return res
+
+    async def rerank_scores(self, question: str, texts: Sequence[str], ctx: RunContext[Any]) -> list[float] | None:
+        """The reranker's score of each text against the question (timed as the ``rerank`` stage), or None when no
+        reranker is configured or it failed: then a warning says so and the caller keeps its own order."""
+        reranker = self.deps.reranker
+        if reranker is None or not texts:
+            return None
+        try:
+            with ctx.stage("rerank"):
+                return await reranker.score(question, list(texts))
+        except AppError as exc:
+            # down, overloaded or too slow: the caller keeps its first-stage order and says so
+            BACKEND_ERRORS.labels(backend="reranker").inc()
+            DEGRADED.labels(dependency="reranker").inc()
+            ctx.warn(f"reranker: unavailable ({exc.code}); results keep the first-stage order")
+            return None
 
     @abstractmethod
     async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[TraceT]) -> list[RetrievedItem]:

@@ -58,7 +58,7 @@ class EntityLinker:
         *,
         max_mentions: int = 3,
         per_mention: int = 3,
-        min_vector_score: float = 0.5,
+        min_vector_score: float | None = None,
         max_index_rows: int = 5_000_000,
     ) -> None:
         self.graph = graph
@@ -66,7 +66,7 @@ class EntityLinker:
         self.embedder = embedder
         self.max_mentions = max_mentions
         self.per_mention = per_mention
-        self.min_vector_score = min_vector_score
+        self.min_vector_score = embedder.match_floor if min_vector_score is None else min_vector_score
         self.max_index_rows = max_index_rows
         self._indexes: dict[str, NameIndex] = {}
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)

@@ -1,11 +1,16 @@
-"""Dense retrieval: embed the question, search the namespace's ``chunks`` collection (and, when the namespace holds
-a knowledge graph, its ``entities`` collection, each entity hit expanded into a text of the node's facts), then
-optionally rerank with the configured cross-encoder."""
+"""Dense passage retrieval + cross-encoder rerank (DPR, K1 -> K2).
+
+First stage: embed the question and search the namespace's ``chunks`` collection (``first_stage=hybrid`` adds BM25
+over the same chunks, fused by reciprocal rank); when the namespace holds a knowledge graph, its ``entities``
+collection too, each entity hit expanded into a text of the node's facts. The top ``rerank_candidates`` (K1) go to
+the cross-encoder, which orders them; the caller's ``top_k`` (K2) are returned. ``min_rerank_score`` drops weakly
+relevant items, so weak context is not handed to the answer model."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -13,26 +18,12 @@ from app.cypher import queries as Q
 from app.errors import AppError
 from app.observability import BACKEND_ERRORS, DEGRADED
 from app.retrievers.base import ModeConfig, Retriever, RunContext
+from app.retrievers.kg import CHUNKS, ENTITIES, chunk_item
 from app.retrievers.types import ModeTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphStore
 from app.stores.vector.base import VectorHit, collection_name
 
 log = logging.getLogger(__name__)
-
-CHUNKS = "chunks"
-ENTITIES = "entities"
-
-
-def chunk_item(hit: VectorHit, namespace: str) -> RetrievedItem:
-    p = hit.payload
-    return RetrievedItem(
-        id=hit.id,
-        text=str(p.get("text", "")),
-        score=hit.score,
-        source=Source(kind="chunk", title=p.get("title"), chunk_id=hit.id, namespace=namespace),
-        retriever="",
-        provenance={"collection": CHUNKS, "page_id": p.get("page_id"), "chunk_index": p.get("index")},
-    )
 
 
 async def entity_facts_text(graph: GraphStore, namespace: str, name: str, limit: int) -> tuple[str, list[str]]:
@@ -51,69 +42,131 @@ async def entity_facts_text(graph: GraphStore, namespace: str, name: str, limit:
 
 
 class VectorConfig(ModeConfig):
+    first_stage: Literal["dense", "hybrid"] = "dense"
+    """``dense``: the embedder alone; ``hybrid``: dense and BM25 (``bm25s``) fused by reciprocal rank."""
+    rerank_candidates: int = Field(20, ge=1, le=500)
+    """K1: first-stage chunks handed to the cross-encoder (at least the requested ``top_k``). Its cost grows
+    linearly: ~0.05 s per passage pair on one CPU thread (see reports/summary.md)."""
+    rerank_fusion: Literal["replace", "rrf"] = "rrf"
+    """``replace``: the cross-encoder's order; ``rrf``: its rank fused with the first-stage rank (reciprocal rank,
+    constant ``rerank_rrf_k``). Measured on HotpotQA/MuSiQue-100: a passage-level cross-encoder alone demotes
+    the bridge passages multi-hop questions need; fusing keeps them."""
+    rerank_rrf_k: int = Field(5, ge=1, le=1000)
+    """Reciprocal-rank constant of ``rerank_fusion=rrf`` (small: the top ranks of either list dominate)."""
+    min_rerank_score: float | None = None
+    """Drop reranked items scoring below this logit (weak context lowers answer accuracy); unset = keep all."""
+    rrf_k: int = Field(60, ge=1, le=1000)
+    """Reciprocal-rank-fusion constant of the hybrid first stage."""
     entity_hits: int = Field(3, ge=0, le=50)
     """Entity-name hits added (each expanded with the node's facts) when the namespace holds a KG."""
     facts_per_entity: int = Field(12, ge=1, le=200)
     """Outgoing and incoming facts put into an entity hit's text (each direction)."""
-    rerank_pool: int = Field(4, ge=1, le=50)
-    """With a reranker: chunks fetched per requested item, for the cross-encoder to reorder."""
 
 
 class CandidateCounts(BaseModel):
     chunks: int = 0
+    lexical: int = 0
     entities: int = 0
 
 
 class VectorTrace(ModeTrace):
     candidates: CandidateCounts = Field(default_factory=CandidateCounts)
-    """Dense hits before ranking: chunks and entity names."""
+    """First-stage hits before ranking: dense chunks, BM25 chunks (hybrid) and entity names."""
     reranker: str | None = None
     """The cross-encoder that reordered the hits, when one did."""
-    reranker_error: str | None = None
-    """Why the configured reranker did not (the dense order is kept)."""
+    reranked: int = 0
+    """Items the cross-encoder scored (K1 chunks + entity items)."""
+    below_threshold: int = 0
+    """Items dropped for scoring under ``min_rerank_score``."""
+
+
+def rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
+    """Reciprocal rank fusion: id -> sum over rankings of 1 / (k + rank)."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank + 1)
+    return fused
 
 
 class VectorRetriever(Retriever[VectorConfig, VectorTrace]):
     name = "vector"
-    description = "Dense retrieval over document chunks and entity names (all-MiniLM-L6-v2 + Qdrant)."
+    description = (
+        "Dense (optionally + BM25) retrieval over document chunks and entity names, reranked by the cross-encoder."
+    )
     Config = VectorConfig
     Trace = VectorTrace
 
     async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[VectorTrace]) -> list[RetrievedItem]:
-        deps, ns = self.deps, query.namespace
+        deps, ns, cfg = self.deps, query.namespace, self.config
         with ctx.stage("embed"):
-            vector = await deps.embedder.embed_one(query.question)
-        reranker = deps.reranker
-        fetch = query.top_k * self.config.rerank_pool if reranker is not None else query.top_k
-        n_entities = self.config.entity_hits
+            vector = await deps.embedder.embed_query(query.question)
+        rerank = deps.reranker is not None
+        fetch = max(query.top_k, cfg.rerank_candidates) if rerank else query.top_k
+        hybrid = cfg.first_stage == "hybrid" and deps.lexical is not None
         with ctx.stage("vector_search"):
             chunk_hits, entity_hits = await asyncio.gather(
                 deps.vectors.search(collection_name(ns, CHUNKS), vector, top_k=fetch, filters=query.filters),
-                deps.vectors.search(collection_name(ns, ENTITIES), vector, top_k=n_entities, filters=query.filters)
-                if n_entities
+                deps.vectors.search(collection_name(ns, ENTITIES), vector, top_k=cfg.entity_hits, filters=query.filters)
+                if cfg.entity_hits
                 else asyncio.sleep(0, result=[]),
             )
         items = [chunk_item(h, ns) for h in chunk_hits]
+        if hybrid:
+            items = await self._fuse(query, items, fetch, ctx)
         if entity_hits:
             with ctx.stage("graph_expand"):
                 items += await self._entity_items(entity_hits, ns, ctx)
-        ctx.trace.candidates = CandidateCounts(chunks=len(chunk_hits), entities=len(entity_hits))
-        if reranker is not None and items:
-            try:
-                with ctx.stage("rerank"):
-                    scores = await reranker.score(query.question, [it.text for it in items])
-            except AppError as exc:
-                # the reranker failed (down, overloaded, too slow): keep the dense order and say so
-                BACKEND_ERRORS.labels(backend="reranker").inc()
-                DEGRADED.labels(dependency="reranker").inc()
-                ctx.warn(f"reranker: unavailable ({exc.code}); results keep the dense order")
-                ctx.trace.reranker_error = exc.message
-                return items
-            for it, s in zip(items, scores, strict=True):
-                it.provenance["dense_score"] = it.score
-                it.score = float(s)
-            ctx.trace.reranker = reranker.model_name
+        ctx.trace.candidates.chunks, ctx.trace.candidates.entities = len(chunk_hits), len(entity_hits)
+        scores = await self.rerank_scores(query.question, [it.text for it in items], ctx) if items else None
+        if scores is None:
+            return items
+        assert deps.reranker is not None
+        ctx.trace.reranker, ctx.trace.reranked = deps.reranker.model_name, len(items)
+        for it, s in zip(items, scores, strict=True):
+            it.provenance["first_stage_score"] = it.score
+            it.provenance["rerank_score"] = float(s)
+        if cfg.min_rerank_score is not None:
+            kept = [it for it in items if it.provenance["rerank_score"] >= cfg.min_rerank_score]
+            ctx.trace.below_threshold = len(items) - len(kept)
+            items = kept
+        if cfg.rerank_fusion == "replace":
+            for it in items:
+                it.score = it.provenance["rerank_score"]
+            return items
+        first = sorted(items, key=lambda it: -it.provenance["first_stage_score"])
+        second = sorted(items, key=lambda it: -it.provenance["rerank_score"])
+        fused = rrf([[it.id for it in first], [it.id for it in second]], cfg.rerank_rrf_k)
+        for it in items:
+            it.score = fused[it.id]
         return items
+
+    async def _fuse(
+        self, query: RetrievalQuery, dense: list[RetrievedItem], fetch: int, ctx: RunContext[VectorTrace]
+    ) -> list[RetrievedItem]:
+        """Dense and BM25 chunks fused by reciprocal rank (the fused score replaces the dense one); a failed BM25
+        index keeps the dense list and says so."""
+        assert self.deps.lexical is not None
+        try:
+            with ctx.stage("lexical_search"):
+                lexical = await self.deps.lexical.search(
+                    query.namespace, query.question, top_k=fetch, filters=query.filters
+                )
+        except AppError as exc:
+            BACKEND_ERRORS.labels(backend=self.deps.graph.backend).inc()
+            DEGRADED.labels(dependency="graph").inc()
+            ctx.warn(f"graph store: BM25 index unavailable ({exc.code}); dense results only")
+            return dense
+        ctx.trace.candidates.lexical = len(lexical)
+        by_id = {it.id: it for it in dense}
+        dense_ids = set(by_id)
+        for h in lexical:
+            by_id.setdefault(h.id, chunk_item(h, query.namespace))
+        fused = rrf([[it.id for it in dense], [h.id for h in lexical]], self.config.rrf_k)
+        for key, it in by_id.items():
+            it.provenance["dense_score" if key in dense_ids else "bm25_score"] = it.score
+            it.score = fused[key]
+        return sorted(by_id.values(), key=lambda it: -it.score)[:fetch]
 
     async def _entity_items(self, hits: list[VectorHit], ns: str, ctx: RunContext[VectorTrace]) -> list[RetrievedItem]:
         limit = self.config.facts_per_entity

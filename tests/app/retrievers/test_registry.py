@@ -25,7 +25,7 @@ from app.retrievers.vector import VectorConfig
 from app.settings import RetrievalSettings, Settings
 from tests.conftest import ROOT
 
-BUILTIN = {"free_cypher", "text2cypher", "vector"}
+BUILTIN = {"bm25", "free_cypher", "neighborhood", "react", "text2cypher", "traversal", "triplets", "vector"}
 
 
 def settings(**kw: Any) -> Settings:
@@ -75,7 +75,7 @@ def test_mode_settings_are_validated_by_each_modes_config(monkeypatch: pytest.Mo
         ({"text2cypher": {"top_mm": 3}}, r"GRAPHRAG_MODES__TEXT2CYPHER__\*.*top_mm"),
         ({"text2cypher": {"top_m": 0}}, "greater than or equal to 1"),
         ({"text2cypher": {"decoding": "sampling"}}, "decoding"),
-        ({"nosuchmode": {"k": 1}}, r"not installed: \['nosuchmode'\]; installed: \['free_cypher'"),
+        ({"nosuchmode": {"k": 1}}, r"not installed: \['nosuchmode'\]; installed: \['bm25', 'free_cypher'"),
     ],
 )
 def test_bad_mode_settings_fail_the_start_and_say_what_to_change(modes: dict[str, Any], message: str) -> None:

@@ -108,7 +108,7 @@ async def test_ask_streams_server_sent_events(client: httpx.AsyncClient) -> None
             {"question": "q", "mode": "telepathy"},
             422,
             "unknown_mode",
-            "available modes: free_cypher, text2cypher, vector",
+            "available modes: bm25, free_cypher, neighborhood, react, text2cypher, traversal, triplets, vector",
         ),
         ({"question": "q", "top_k": 0}, 422, "invalid_input", "top_k"),
         ({"question": "q", "top_k": 10_000}, 422, "invalid_input", "top_k"),

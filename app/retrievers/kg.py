@@ -1,0 +1,183 @@
+"""Knowledge-graph building blocks shared by the graph modes (traversal, triplets, neighborhood, react): nodes by
+display value, one Cypher read per expansion of a node set, edges verbalised for the cross-encoder, and items.
+
+A node is named by its display value (``name``, else ``title``) plus the label and property that hold it, as the
+entity linker reports it; its item id is ``entity_id(name)``, the id the vector mode's entity hits carry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from app.cypher import queries as Q
+from app.ids import entity_id
+from app.retrievers.base import RetrieverDeps, RunContext
+from app.retrievers.linking import EntityLink
+from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
+from app.stores.graph.base import GraphStore, visible_labels
+from app.stores.lexical import LexicalHit
+from app.stores.vector.base import VectorHit, collection_name
+
+Direction = Literal["out", "in"]
+CHUNKS = "chunks"
+ENTITIES = "entities"
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    labels: tuple[str, ...] = ()
+    key: str = "name"
+
+    @classmethod
+    def from_link(cls, link: EntityLink) -> Node:
+        return cls(link.name, tuple(link.labels), link.key)
+
+    @property
+    def id(self) -> str:
+        return entity_id(self.name)
+
+    @property
+    def kind(self) -> str:
+        """The node's most specific label in words (``Movie`` -> ``movie``; not the generic ``Entity``), or empty."""
+        specific = [lab for lab in self.labels if lab != Q.ENTITY_LABEL]
+        return words(specific[0]) if specific else ""
+
+    def ref(self) -> NodeRef:
+        return NodeRef(id=self.id, name=self.name, labels=list(self.labels))
+
+
+@dataclass(frozen=True)
+class Edge:
+    """``src`` is the node the expansion started from; ``direction`` is the stored direction seen from ``src``."""
+
+    src: Node
+    rel: str
+    direction: Direction
+    dst: Node
+
+    @property
+    def relation(self) -> tuple[str, Direction]:
+        return (self.rel, self.direction)
+
+    def text(self) -> str:
+        """The triple in its stored direction: ``{subject} {relation in words} {object}``."""
+        a, b = (self.src, self.dst) if self.direction == "out" else (self.dst, self.src)
+        return f"{a.name} {words(self.rel)} {b.name}"
+
+
+def words(identifier: str) -> str:
+    """``DIRECTED_BY`` / ``directedBy`` / ``directed_by`` -> ``directed by``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier)
+    return " ".join(spaced.replace("_", " ").split()).lower()
+
+
+def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:
+    """A relation seen from its source node, in words (``in``: ``is <rel> of``), with the target's kind."""
+    w = words(rel) if direction == "out" else f"is {words(rel)} of"
+    return f"{w} ({target_kind})" if target_kind else w
+
+
+async def expand(
+    graph: GraphStore, namespace: str, nodes: Iterable[Node], *, limit: int, timeout_s: float | None = None
+) -> list[Edge]:
+    """Every edge of ``nodes`` (both directions), at most ``limit`` per direction and (label, key) group: one read
+    per group and direction, run together."""
+    groups: dict[tuple[str | None, str], list[Node]] = defaultdict(list)
+    for n in nodes:
+        groups[(n.labels[0] if n.labels else None, n.key)].append(n)
+    by_name = {n.name: n for ns in groups.values() for n in ns}
+    jobs = []
+    for (label, key), members in groups.items():
+        names = sorted({n.name for n in members})
+        for d in ("out", "in"):
+            q = Q.neighbours(label, key, d)
+            jobs.append((d, graph.read(namespace, q, {"names": names, "limit": limit}, timeout_s=timeout_s)))
+    results = await asyncio.gather(*(j for _, j in jobs))
+    edges: list[Edge] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for (d, _), rows in zip(jobs, results, strict=True):
+        for r in rows:
+            src = by_name.get(str(r["src"]))
+            if src is None:
+                continue
+            dst = Node(str(r["other"]), tuple(visible_labels(r["labels"])), str(r["key"]))
+            mark = (src.name, str(r["rel"]), d, dst.name)
+            if mark not in seen:
+                seen.add(mark)
+                edges.append(Edge(src, str(r["rel"]), "out" if d == "out" else "in", dst))
+    return edges
+
+
+def chunk_item(hit: VectorHit | LexicalHit, namespace: str) -> RetrievedItem:
+    p = hit.payload
+    return RetrievedItem(
+        id=hit.id,
+        text=str(p.get("text", "")),
+        score=hit.score,
+        source=Source(kind="chunk", title=p.get("title"), chunk_id=hit.id, namespace=namespace),
+        retriever="",
+        provenance={"collection": CHUNKS, "page_id": p.get("page_id"), "chunk_index": p.get("index")},
+    )
+
+
+def best_per_node(items: Iterable[RetrievedItem]) -> list[RetrievedItem]:
+    """One item per id (node): the best-scoring one."""
+    best: dict[str, RetrievedItem] = {}
+    for it in items:
+        if it.id not in best or it.score > best[it.id].score:
+            best[it.id] = it
+    return list(best.values())
+
+
+def node_item(node: Node, score: float, text: str, namespace: str, **provenance: object) -> RetrievedItem:
+    return RetrievedItem(
+        id=node.id,
+        text=text,
+        score=score,
+        source=Source(kind="node", node_id=node.id, node_name=node.name, namespace=namespace),
+        retriever="",
+        node=node.ref(),
+        provenance=dict(provenance),
+    )
+
+
+def path_item(edges: Sequence[Edge], score: float, namespace: str, **provenance: object) -> RetrievedItem:
+    """A triple or path as an item about the path's last node (the answer it proposes): the item's id is that
+    node's, so a mode keeps one path per node (``best_per_node``)."""
+    end = edges[-1].dst
+    text = ". ".join(e.text() for e in edges)
+    return RetrievedItem(
+        id=end.id,
+        text=text,
+        score=score,
+        source=Source(kind="path", node_id=end.id, node_name=end.name, namespace=namespace),
+        retriever="",
+        node=end.ref(),
+        provenance={"path": [[e.src.name, e.rel, e.direction, e.dst.name] for e in edges], **provenance},
+    )
+
+
+async def seed_nodes(deps: RetrieverDeps, query: RetrievalQuery, vector_hits: int, ctx: RunContext[Any]) -> list[Node]:
+    """The linker's exact matches, then the best entity-name hits of dense search (deduplicated)."""
+    ns = query.namespace
+    with ctx.stage("entity_linking"):
+        links = await deps.linker.link(ns, query.question)
+    nodes = [Node.from_link(link) for link in links if link.method == "exact"]
+    if vector_hits:
+        with ctx.stage("embed"):
+            vec = await deps.embedder.embed_one(query.question)
+        with ctx.stage("vector_search"):
+            hits = await deps.vectors.search(collection_name(ns, ENTITIES), vec, top_k=vector_hits)
+        idx = await deps.linker.index(ns)
+        for h in hits:
+            name = str(h.payload.get("name", ""))
+            for n, labels, key in idx.by_lower.get(name.lower(), []):
+                if n == name:
+                    nodes.append(Node(n, tuple(labels), key))
+    return list(dict.fromkeys(nodes))
