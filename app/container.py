@@ -146,7 +146,7 @@ class Container:
             settings=settings,
             deps=deps,
             retrievers=retrievers,
-            qa=QAService(settings, retrievers, llms.answer),
+            qa=QAService(settings, retrievers, llms.answer, linker),
             ingestor=ingestor,
             lock=lock,
             notes=notes,

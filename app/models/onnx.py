@@ -122,7 +122,7 @@ class OnnxCrossEncoder(_OnnxModel):
     """(query, passage) -> relevance logit. ``predict`` has sentence-transformers ``CrossEncoder.predict``'s
     calling convention, so the reranker service's batcher hosts it unchanged."""
 
-    def __init__(self, folder: str, *, max_length: int = 320, batch_size: int = 16, threads: int = 1) -> None:
+    def __init__(self, folder: str, *, max_length: int = 256, batch_size: int = 16, threads: int = 1) -> None:
         super().__init__(folder, max_length=max_length, batch_size=batch_size, threads=threads)
         self.tokenizer.enable_truncation(max_length=max_length, strategy="only_second")
 

@@ -50,7 +50,7 @@ class CrossEncoderReranker:
         max_queue: int = 32,
         timeout_s: float = 30.0,
         device: str = "cpu",
-        max_length: int = 320,
+        max_length: int = 256,
         threads: int = 1,
         batch_size: int = 16,
     ) -> None:

@@ -116,6 +116,8 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
     """The mode's settings model (``modes.<name>``)."""
     Trace: ClassVar[type[ModeTrace]] = ModeTrace
     """The mode's trace model."""
+    answers_with_nodes: ClassVar[bool] = False
+    """The mode's items are answer nodes (KG modes): ``/ask`` keeps the answer consistent with the top ones."""
     produces_cypher: ClassVar[bool] = False
     """Derived: the mode answers by running a Cypher query (its ``Trace`` is a ``CypherTrace``)."""
 

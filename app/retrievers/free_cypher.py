@@ -61,6 +61,7 @@ class FreeCypherTrace(CypherTrace):
 
 
 class FreeCypherRetriever(Retriever[FreeCypherConfig, FreeCypherTrace]):
+    answers_with_nodes = True
     name = "free_cypher"
     description = "Baseline: the LLM writes Cypher from the schema; checked, executed read-only, refused on failure."
     Config = FreeCypherConfig

@@ -41,6 +41,7 @@ class NeighborhoodTrace(ModeTrace):
 
 
 class NeighborhoodRetriever(Retriever[NeighborhoodConfig, NeighborhoodTrace]):
+    answers_with_nodes = True
     name = "neighborhood"
     description = "1-hop facts of the question's main entity, ranked by the cross-encoder."
     Config = NeighborhoodConfig

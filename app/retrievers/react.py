@@ -88,6 +88,7 @@ class Path:
 
 
 class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
+    answers_with_nodes = True
     name = "react"
     description = "Agentic KG traversal: follow the relations the cross-encoder ranks best, hop by hop, within budget."
     Config = ReactConfig

@@ -110,6 +110,7 @@ class Text2CypherTrace(CypherTrace):
 
 
 class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
+    answers_with_nodes = True
     name = "text2cypher"
     description = "GraphRAFT: entity linking, schema-grounded candidate Cypher, constrained choice by the LLM."
     Config = Text2CypherConfig

@@ -38,6 +38,7 @@ class TraversalTrace(ModeTrace):
 
 
 class TraversalRetriever(Retriever[TraversalConfig, TraversalTrace]):
+    answers_with_nodes = True
     name = "traversal"
     description = "Best-first graph traversal from the question's entities, every step ranked by the cross-encoder."
     Config = TraversalConfig

@@ -33,6 +33,7 @@ class TripletsTrace(ModeTrace):
 
 
 class TripletsRetriever(Retriever[TripletsConfig, TripletsTrace]):
+    answers_with_nodes = True
     name = "triplets"
     description = "The subgraph around the question's entities as triples, ranked by the cross-encoder."
     Config = TripletsConfig

