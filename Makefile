@@ -72,7 +72,7 @@ $(OPS_STAMP):
 helm-check: install ops-tools
 	$(TEST_ENV) GRAPHRAG_OPS_VENV=$(OPS_VENV) $(PY) -m pytest -q tests/test_ops.py -k "helm or chart or compose or dockerfile"
 
-CODE := app grounded workers tests examples
+CODE := app grounded onnxmodels workers tests examples
 
 # ruff, mypy --strict, and the import contracts of pyproject.toml (layers, no cycles; import-linter)
 lint: install

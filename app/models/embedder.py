@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.concurrency import BoundedExecutor
-from app.models.onnx import BGE_QUERY_INSTRUCTION, OnnxEncoder, is_onnx_folder, packaged_model, resolve_model
+from onnxmodels import BGE_QUERY_INSTRUCTION, OnnxEncoder, is_onnx_folder, packaged_model, resolve_model
 
 log = logging.getLogger(__name__)
 

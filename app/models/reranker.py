@@ -21,8 +21,8 @@ import httpx
 
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError, DependencyTimeoutError, OverloadedError
-from app.models.onnx import OnnxCrossEncoder, is_onnx_folder, packaged_model, resolve_model
 from app.settings import RerankerSettings
+from onnxmodels import OnnxCrossEncoder, is_onnx_folder, packaged_model, resolve_model
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = {429, 502, 503, 504}

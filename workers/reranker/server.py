@@ -87,7 +87,7 @@ def pick_device(configured: str | None) -> str:
 def load_cross_encoder(settings: RerankerServiceSettings) -> tuple[Model, str]:
     """An ONNX cross-encoder folder (``model.onnx`` + ``tokenizer.json``, or ``packaged:<name>``) runs on
     onnxruntime (CPU); anything else is a sentence-transformers ``CrossEncoder``."""
-    from app.models.onnx import OnnxCrossEncoder, is_onnx_folder, resolve_model
+    from onnxmodels import OnnxCrossEncoder, is_onnx_folder, resolve_model
 
     path = resolve_model(settings.model)
     if is_onnx_folder(path):

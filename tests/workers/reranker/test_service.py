@@ -552,6 +552,4 @@ def test_the_image_runs_the_service_as_non_root_with_a_health_check() -> None:
     assert user and not user[-1].startswith(("root", "0"))
     assert re.search(r"^HEALTHCHECK .*\n?.*/health", text, re.M)
     assert 'ENTRYPOINT ["python", "-m", "workers.reranker"]' in text
-    # of the gateway's package the service needs only the ONNX runner (numpy + onnxruntime + tokenizers)
-    copied = {line.split()[1] for line in text.splitlines() if line.startswith("COPY app")}
-    assert copied <= {"app/__init__.py", "app/models/__init__.py", "app/models/onnx.py"}, copied
+    assert "COPY app" not in text  # the service never needs the gateway's package

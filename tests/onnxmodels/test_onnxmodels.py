@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 
 from app.models.embedder import Embedder
-from app.models.onnx import (
+from app.models.reranker import build_reranker
+from app.settings import RerankerSettings
+from onnxmodels import (
     BGE_QUERY_INSTRUCTION,
     OnnxCrossEncoder,
     OnnxEncoder,
     packaged_model,
     resolve_model,
 )
-from app.models.reranker import build_reranker
-from app.settings import RerankerSettings
 from workers.reranker.server import load_cross_encoder
 from workers.reranker.settings import RerankerServiceSettings
 

