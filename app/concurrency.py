@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.errors import DependencyTimeoutError, OverloadedError
 
@@ -43,3 +44,22 @@ class BoundedExecutor:
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class BuiltOnce(Generic[T]):
+    """Values built on first use, once per key (concurrent callers of one key wait for the one build), kept until
+    ``invalidate(key)``: e.g. per-namespace indexes dropped when the namespace is re-ingested."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, T] = {}
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def invalidate(self, key: str) -> None:
+        self._values.pop(key, None)
+
+    async def get(self, key: str, build: Callable[[], Awaitable[T]]) -> T:
+        if key not in self._values:
+            async with self._locks[key]:
+                if key not in self._values:
+                    self._values[key] = await build()
+        return self._values[key]

@@ -60,10 +60,6 @@ class Embedder:
         self._executor = BoundedExecutor("embedder", workers=1, max_queue=max_queue)
 
     @property
-    def backend(self) -> str:
-        return "onnx" if is_onnx_folder(resolve_model(self.model_name)) else "sentence-transformers"
-
-    @property
     def query_instruction(self) -> str:
         """Prefix of questions (not of passages): the configured one, else bge's for bge models, else none."""
         if self._query_instruction is not None:

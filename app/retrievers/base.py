@@ -73,6 +73,13 @@ class RunContext(Generic[TraceT]):
         if message not in self.warnings:
             self.warnings.append(message)
 
+    def degraded(self, backend: str, dependency: str, message: str) -> None:
+        """A dependency failed and the mode carries on without it: count the backend error and the degradation
+        (``graphrag_backend_errors_total``, ``graphrag_degraded_total``) and say so."""
+        BACKEND_ERRORS.labels(backend=backend).inc()
+        DEGRADED.labels(dependency=dependency).inc()
+        self.warn(message)
+
 
 class Retrievers(dict[str, "Retriever[Any, Any]"]):
     """The enabled modes of a running service, by name. Modes reach each other through it (``deps.modes``)."""
@@ -186,9 +193,9 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
                 return await reranker.score(question, list(texts))
         except AppError as exc:
             # down, overloaded or too slow: the caller keeps its first-stage order and says so
-            BACKEND_ERRORS.labels(backend="reranker").inc()
-            DEGRADED.labels(dependency="reranker").inc()
-            ctx.warn(f"reranker: unavailable ({exc.code}); results keep the first-stage order")
+            ctx.degraded(
+                "reranker", "reranker", f"reranker: unavailable ({exc.code}); results keep the first-stage order"
+            )
             return None
 
     @abstractmethod

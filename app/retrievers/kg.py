@@ -48,6 +48,10 @@ class Node:
         specific = [lab for lab in self.labels if lab != Q.ENTITY_LABEL]
         return words(specific[0]) if specific else ""
 
+    def text(self) -> str:
+        """The node for the cross-encoder: ``{name} ({kind})``."""
+        return with_kind(self.name, self.kind)
+
     def ref(self) -> NodeRef:
         return NodeRef(id=self.id, name=self.name, labels=list(self.labels))
 
@@ -79,8 +83,12 @@ def words(identifier: str) -> str:
 
 def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:
     """A relation seen from its source node, in words (``in``: ``is <rel> of``), with the target's kind."""
-    w = words(rel) if direction == "out" else f"is {words(rel)} of"
-    return f"{w} ({target_kind})" if target_kind else w
+    return with_kind(words(rel) if direction == "out" else f"is {words(rel)} of", target_kind)
+
+
+def with_kind(text: str, kind: str) -> str:
+    """``text (kind)``, or ``text`` when the kind is unknown."""
+    return f"{text} ({kind})" if kind else text
 
 
 async def expand(
@@ -135,12 +143,15 @@ def best_per_node(items: Iterable[RetrievedItem]) -> list[RetrievedItem]:
     return list(best.values())
 
 
-def node_item(node: Node, score: float, text: str, namespace: str, **provenance: object) -> RetrievedItem:
+def node_item(
+    node: Node, score: float, text: str, namespace: str, *, kind: Literal["node", "path"] = "node", **provenance: object
+) -> RetrievedItem:
+    """An item about ``node`` (its id is the node's)."""
     return RetrievedItem(
         id=node.id,
         text=text,
         score=score,
-        source=Source(kind="node", node_id=node.id, node_name=node.name, namespace=namespace),
+        source=Source(kind=kind, node_id=node.id, node_name=node.name, namespace=namespace),
         retriever="",
         node=node.ref(),
         provenance=dict(provenance),
@@ -150,17 +161,9 @@ def node_item(node: Node, score: float, text: str, namespace: str, **provenance:
 def path_item(edges: Sequence[Edge], score: float, namespace: str, **provenance: object) -> RetrievedItem:
     """A triple or path as an item about the path's last node (the answer it proposes): the item's id is that
     node's, so a mode keeps one path per node (``best_per_node``)."""
-    end = edges[-1].dst
     text = ". ".join(e.text() for e in edges)
-    return RetrievedItem(
-        id=end.id,
-        text=text,
-        score=score,
-        source=Source(kind="path", node_id=end.id, node_name=end.name, namespace=namespace),
-        retriever="",
-        node=end.ref(),
-        provenance={"path": [[e.src.name, e.rel, e.direction, e.dst.name] for e in edges], **provenance},
-    )
+    path = [[e.src.name, e.rel, e.direction, e.dst.name] for e in edges]
+    return node_item(edges[-1].dst, score, text, namespace, kind="path", path=path, **provenance)
 
 
 async def seed_nodes(deps: RetrieverDeps, query: RetrievalQuery, vector_hits: int, ctx: RunContext[Any]) -> list[Node]:
@@ -177,7 +180,5 @@ async def seed_nodes(deps: RetrieverDeps, query: RetrievalQuery, vector_hits: in
         idx = await deps.linker.index(ns)
         for h in hits:
             name = str(h.payload.get("name", ""))
-            for n, labels, key in idx.by_lower.get(name.lower(), []):
-                if n == name:
-                    nodes.append(Node(n, tuple(labels), key))
+            nodes += [Node(n, tuple(labels), key) for n, labels, key in idx.named(name)]
     return list(dict.fromkeys(nodes))

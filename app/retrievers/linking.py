@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.concurrency import BuiltOnce
 from app.cypher import queries as Q
 from app.models.embedder import Embedder
 from app.stores.graph.base import GraphStore, visible_labels
@@ -48,6 +49,10 @@ class NameIndex:
     display_keys: dict[str, str] = field(default_factory=dict)
     max_tokens: int = 1
 
+    def named(self, name: str) -> list[tuple[str, list[str], str]]:
+        """The nodes whose display value is exactly ``name`` (case included): ``(name, labels, key)`` each."""
+        return [entry for entry in self.by_lower.get(name.lower(), []) if entry[0] == name]
+
 
 class EntityLinker:
     def __init__(
@@ -68,30 +73,27 @@ class EntityLinker:
         self.per_mention = per_mention
         self.min_vector_score = embedder.match_floor if min_vector_score is None else min_vector_score
         self.max_index_rows = max_index_rows
-        self._indexes: dict[str, NameIndex] = {}
-        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._indexes: BuiltOnce[NameIndex] = BuiltOnce()
 
     def invalidate(self, namespace: str) -> None:
-        self._indexes.pop(namespace, None)
+        self._indexes.invalidate(namespace)
 
     async def index(self, namespace: str) -> NameIndex:
-        if namespace in self._indexes:
-            return self._indexes[namespace]
-        async with self._locks[namespace]:
-            if namespace not in self._indexes:
-                rows = await self.graph.read(namespace, Q.NAMED_NODES, max_rows=self.max_index_rows, timeout_s=120)
-                idx = NameIndex()
-                keys: dict[str, Counter[str]] = defaultdict(Counter)
-                for r in rows:
-                    name, labels, key = str(r["name"]), visible_labels(r["labels"]), str(r["key"])
-                    idx.by_lower.setdefault(name.lower(), []).append((name, labels, key))
-                    idx.max_tokens = max(idx.max_tokens, len(name.split()))
-                    for lab in labels:
-                        keys[lab][key] += 1
-                idx.display_keys = {lab: c.most_common(1)[0][0] for lab, c in keys.items()}
-                idx.max_tokens = min(idx.max_tokens, 12)
-                self._indexes[namespace] = idx
-        return self._indexes[namespace]
+        return await self._indexes.get(namespace, lambda: self._build_index(namespace))
+
+    async def _build_index(self, namespace: str) -> NameIndex:
+        rows = await self.graph.read(namespace, Q.NAMED_NODES, max_rows=self.max_index_rows, timeout_s=120)
+        idx = NameIndex()
+        keys: dict[str, Counter[str]] = defaultdict(Counter)
+        for r in rows:
+            name, labels, key = str(r["name"]), visible_labels(r["labels"]), str(r["key"])
+            idx.by_lower.setdefault(name.lower(), []).append((name, labels, key))
+            idx.max_tokens = max(idx.max_tokens, len(name.split()))
+            for lab in labels:
+                keys[lab][key] += 1
+        idx.display_keys = {lab: c.most_common(1)[0][0] for lab, c in keys.items()}
+        idx.max_tokens = min(idx.max_tokens, 12)
+        return idx
 
     def exact_mentions(self, question: str, idx: NameIndex) -> list[EntityLink]:
         tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(question)]
@@ -160,9 +162,8 @@ class EntityLinker:
                 if hit.score < self.min_vector_score:
                     continue
                 name = str(hit.payload.get("name"))
-                for n, labels, key in idx.by_lower.get(name.lower(), []):
-                    if n == name:
-                        out.append(EntityLink(mention, name, labels, key, hit.score, "vector"))
+                for _, labels, key in idx.named(name):
+                    out.append(EntityLink(mention, name, labels, key, hit.score, "vector"))
         out.sort(key=lambda link: -link.score)
         return out
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import Direction, Edge, Node, expand, node_item, relation_text
+from app.retrievers.kg import Direction, Edge, Node, expand, node_item, relation_text, with_kind
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 
 
@@ -176,7 +176,7 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                 ends = list(dict.fromkeys(e.dst for e in es))
                 example = [*p.example, es[0]]
                 kind = ends[0].kind
-                text = ". ".join(e.text() for e in example) + (f" ({kind})" if kind else "")
+                text = with_kind(". ".join(e.text() for e in example), kind)
                 support = Counter(e.dst.name for e in es)
                 offered = relation_text(rel[0], rel[1], kind)
                 out.append(Path((*p.relations, rel), ends, example, text=text, support=support, offered=offered))

@@ -50,7 +50,7 @@ class TraversalRetriever(Retriever[TraversalConfig, TraversalTrace]):
         tr.seeds = [n.name for n in seeds]
         if not seeds:
             return []
-        seed_texts = [f"{n.name} ({n.kind})" if n.kind else n.name for n in seeds]
+        seed_texts = [n.text() for n in seeds]
         seed_scores = await self.rerank_scores(query.question, seed_texts, ctx) or [
             -float(i) for i in range(len(seeds))
         ]
@@ -73,7 +73,7 @@ class TraversalRetriever(Retriever[TraversalConfig, TraversalTrace]):
                 continue
             expanded.add(node.name)
             with ctx.stage("graph_expand"):
-                edges = [e for e in await expand(self.deps.graph, ns, [node], limit=cfg.neighbours)]
+                edges = await expand(self.deps.graph, ns, [node], limit=cfg.neighbours)
             edges = [e for e in edges if e.dst.name not in visited]
             if not edges:
                 continue
@@ -90,6 +90,5 @@ class TraversalRetriever(Retriever[TraversalConfig, TraversalTrace]):
         ]
         for score, node, path in collected:
             if not path:
-                text = f"{node.name} ({node.kind})" if node.kind else node.name
-                items.append(node_item(node, score - 2000.0, text, ns, seed=True))
+                items.append(node_item(node, score - 2000.0, node.text(), ns, seed=True))
         return best_per_node(items)

@@ -58,7 +58,7 @@ class TripletsRetriever(Retriever[TripletsConfig, TripletsTrace]):
         edges = edges[: cfg.max_triples]
         nodes = list(dict.fromkeys([*seeds, *(e.dst for e in edges)])) if cfg.include_nodes else []
         ctx.trace.triples, ctx.trace.nodes = len(edges), len(nodes)
-        texts = [e.text() for e in edges] + [f"{n.name} ({n.kind})" if n.kind else n.name for n in nodes]
+        texts = [e.text() for e in edges] + [n.text() for n in nodes]
         scores = await self.rerank_scores(query.question, texts, ctx)
         if scores is None:
             scores = [-float(i) for i in range(len(texts))]

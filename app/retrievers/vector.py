@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from app.cypher import queries as Q
 from app.errors import AppError
-from app.observability import BACKEND_ERRORS, DEGRADED
 from app.retrievers.base import ModeConfig, Retriever, RunContext
 from app.retrievers.kg import CHUNKS, ENTITIES, chunk_item
 from app.retrievers.types import ModeTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
@@ -153,9 +152,8 @@ class VectorRetriever(Retriever[VectorConfig, VectorTrace]):
                     query.namespace, query.question, top_k=fetch, filters=query.filters
                 )
         except AppError as exc:
-            BACKEND_ERRORS.labels(backend=self.deps.graph.backend).inc()
-            DEGRADED.labels(dependency="graph").inc()
-            ctx.warn(f"graph store: BM25 index unavailable ({exc.code}); dense results only")
+            msg = f"graph store: BM25 index unavailable ({exc.code}); dense results only"
+            ctx.degraded(self.deps.graph.backend, "graph", msg)
             return dense
         ctx.trace.candidates.lexical = len(lexical)
         by_id = {it.id: it for it in dense}
@@ -180,9 +178,7 @@ class VectorRetriever(Retriever[VectorConfig, VectorTrace]):
                 if not isinstance(res, AppError):
                     raise res
                 # the graph failed: keep the bare entity hit and say so
-                BACKEND_ERRORS.labels(backend=self.deps.graph.backend).inc()
-                DEGRADED.labels(dependency="graph").inc()
-                ctx.warn(f"graph store: entity facts unavailable ({res.code})")
+                ctx.degraded(self.deps.graph.backend, "graph", f"graph store: entity facts unavailable ({res.code})")
                 text, labels = name, list[str]()
             else:
                 text, labels = res

@@ -95,8 +95,12 @@ class QAService:
         except AppError as exc:
             log.warning("answer entity linking failed: %s", exc.message)
             return []
-        refs = {entity_id(x.name): NodeRef(id=entity_id(x.name), name=x.name, labels=x.labels) for x in links}
-        return [r for r in refs.values() if any(x.method == "exact" and x.name == r.name for x in links)]
+        exact = {
+            entity_id(x.name): NodeRef(id=entity_id(x.name), name=x.name, labels=x.labels)
+            for x in links
+            if x.method == "exact"
+        }
+        return list(exact.values())
 
     def _query(self, req: RetrieveRequest) -> tuple[str, RetrievalQuery]:
         mode = req.mode or self.settings.retrieval.default_mode

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.concurrency import BuiltOnce
 from app.cypher import queries as Q
 from app.stores.graph.base import GraphStore
 from app.text import STOPWORDS
@@ -83,27 +83,22 @@ class LexicalIndex:
     def __init__(self, graph: GraphStore, *, max_rows: int = 2_000_000) -> None:
         self.graph = graph
         self.max_rows = max_rows
-        self._indexes: dict[str, _Index] = {}
-        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._indexes: BuiltOnce[_Index] = BuiltOnce()
 
     def invalidate(self, namespace: str) -> None:
-        self._indexes.pop(namespace, None)
+        self._indexes.invalidate(namespace)
 
-    async def _index(self, namespace: str) -> _Index:
-        if namespace in self._indexes:
-            return self._indexes[namespace]
-        async with self._locks[namespace]:
-            if namespace not in self._indexes:
-                t0 = time.perf_counter()
-                rows = await self.graph.read(namespace, Q.ALL_CHUNKS, max_rows=self.max_rows, timeout_s=120)
-                self._indexes[namespace] = await asyncio.to_thread(_Index, rows)
-                log.info("BM25 index of %r: %d chunks in %.2f s", namespace, len(rows), time.perf_counter() - t0)
-        return self._indexes[namespace]
+    async def _build(self, namespace: str) -> _Index:
+        t0 = time.perf_counter()
+        rows = await self.graph.read(namespace, Q.ALL_CHUNKS, max_rows=self.max_rows, timeout_s=120)
+        index = await asyncio.to_thread(_Index, rows)
+        log.info("BM25 index of %r: %d chunks in %.2f s", namespace, len(rows), time.perf_counter() - t0)
+        return index
 
     async def search(
         self, namespace: str, question: str, *, top_k: int, filters: Mapping[str, Any] | None = None
     ) -> list[LexicalHit]:
-        idx = await self._index(namespace)
+        idx = await self._indexes.get(namespace, lambda: self._build(namespace))
         # ask for more when filtering, so that top_k survive it
         want = top_k * 4 if filters else top_k
         found = await asyncio.to_thread(idx.search, question, want)

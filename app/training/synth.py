@@ -102,9 +102,7 @@ async def best_query(
     gold = list(dict.fromkeys(q.answers))
     # a candidate can only hit gold answers of the label it returns: skip executing the others (exact, cheaper)
     idx = await r.deps.linker.index(namespace)
-    gold_labels = {
-        lab for g in gold for name, labels, _ in idx.by_lower.get(g.lower(), []) if name == g for lab in labels
-    }
+    gold_labels = {lab for g in gold for _, labels, _ in idx.named(g) for lab in labels}
     scorable = [i for i, c in enumerate(cands) if not gold_labels or c.return_hop.label in gold_labels]
 
     async def score(i: int) -> tuple[int, int, int]:
