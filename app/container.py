@@ -103,6 +103,7 @@ class Container:
             max_queue=e.max_queue,
             timeout_s=e.timeout_s,
             query_instruction=e.query_instruction,
+            match_floor=e.match_floor,
             max_length=e.max_length,
             threads=e.threads,
         )

@@ -86,6 +86,9 @@ class EmbedderSettings(BaseModel):
     ingest."""
     query_instruction: str | None = None
     """Prefix of questions (not passages); unset = bge's retrieval instruction for bge models, else none."""
+    match_floor: float | None = Field(None, ge=0.0, le=1.0)
+    """Cosine above which two short names count as the same entity (entity linking's vector fallback); unset = 0.75
+    for bge models, 0.5 for others (measured on the demo and MetaQA names)."""
     max_length: int = Field(256, ge=8, le=8192)
     """Token limit of one text (ONNX backend)."""
     threads: int = Field(1, ge=1, le=256)

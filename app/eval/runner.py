@@ -390,8 +390,8 @@ async def _ingest(c: Container, bench: Benchmark, ns: str) -> dict[str, Any]:
 
 
 def code_version() -> str:
-    """The git commit of the service code, ``+dirty`` when ``app/`` has uncommitted changes (``unknown`` outside a
-    git checkout)."""
+    """The git commit of the service code, ``+dirty-<digest of the uncommitted changes>`` when ``app/`` has some (so a
+    resumed run never mixes results of two different working trees), ``unknown`` outside a git checkout."""
     root = Path(__file__).resolve().parents[2]
     try:
         head = subprocess.run(
@@ -402,7 +402,22 @@ def code_version() -> str:
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return head + ("+dirty" if dirty else "")
+    if not dirty:
+        return head
+    try:
+        diff = subprocess.run(
+            ["git", "diff", "HEAD", "--", "app"], cwd=root, capture_output=True, timeout=10, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return head + "+dirty"
+    digest = hashlib.sha1(diff)
+    for line in dirty.splitlines():  # untracked files are not in the diff
+        if line.startswith("??"):
+            new = root / line[3:].strip()
+            for f in sorted(new.rglob("*")) if new.is_dir() else [new]:
+                if f.is_file():
+                    digest.update(f.read_bytes())
+    return f"{head}+dirty-{digest.hexdigest()[:10]}"
 
 
 async def run_eval(

@@ -11,9 +11,6 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
-import os
-import shutil
-import tempfile
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -22,6 +19,7 @@ from typing import Any
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError
 from app.llm.base import Generation, Message
+from app.llm.catalog import CATALOG_PREFIX, convert_gguf, resolve_local_model
 from grounded import DecodingMethod, ScoredCandidate
 
 log = logging.getLogger(__name__)
@@ -43,31 +41,8 @@ def packaged_gguf() -> Path:
 def ensure_converted_smollm2(models_dir: Path) -> Path:
     """Return a safetensors copy of the packaged SmolLM2, converting the GGUF the first time."""
     target = models_dir / SMOLLM2_DIRNAME
-    if (target / "config.json").exists() and (target / "model.safetensors").exists():
-        return target
-    gguf = packaged_gguf()
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    log.info("converting %s to safetensors under %s (once)", gguf.name, target)
-    models_dir.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".convert-", dir=models_dir))
-    try:
-        tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
-        # the de-quantised weights are plain tensors; drop the GGUF quantizer so the model can be saved
-        model.hf_quantizer = None  # type: ignore[assignment]
-        if hasattr(model.config, "quantization_config"):
-            del model.config.quantization_config
-        model.save_pretrained(tmp)
-        tok.save_pretrained(tmp)
-        try:
-            os.rename(tmp, target)
-        except OSError:  # another process converted it meanwhile
-            if not (target / "config.json").exists():
-                raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    if not (target / "config.json").exists() or not (target / "model.safetensors").exists():
+        convert_gguf(packaged_gguf(), target)
     return target
 
 
@@ -116,8 +91,10 @@ class LocalLLM:
 
         if self.threads:
             torch.set_num_threads(self.threads)
-        path = Path(self._configured) if self._configured else ensure_converted_smollm2(self.models_dir)
+        path = resolve_local_model(self._configured, self.models_dir) or ensure_converted_smollm2(self.models_dir)
         self.model_path = path
+        if self._configured and self._configured.startswith(CATALOG_PREFIX):
+            self.model_name = path.name  # SmolLM2's when the catalog model is not fetched (resolve_local_model warns)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         self.model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
         if self.adapter is not None:

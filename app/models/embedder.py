@@ -45,6 +45,7 @@ class Embedder:
         max_queue: int = 64,
         timeout_s: float = 60.0,
         query_instruction: str | None = None,
+        match_floor: float | None = None,
         max_length: int = 256,
         threads: int = 1,
     ) -> None:
@@ -55,6 +56,7 @@ class Embedder:
         self.max_length = max_length
         self.threads = threads
         self._query_instruction = query_instruction
+        self._match_floor = match_floor
         self._model: Any = None
         self._onnx: OnnxEncoder | None = None
         self._executor = BoundedExecutor("embedder", workers=1, max_queue=max_queue)
@@ -69,7 +71,10 @@ class Embedder:
     @property
     def match_floor(self) -> float:
         """Cosine above which two short names are taken to name the same thing (entity linking's vector fallback).
-        bge-small puts unrelated short names at 0.4-0.66 and variants of one name at 0.85+; MiniLM lower."""
+        The configured one, else a measured default per model family: bge-small puts unrelated short names at
+        0.4-0.66 and variants of one name at 0.85+ (0.75); MiniLM's cosines run lower (0.5)."""
+        if self._match_floor is not None:
+            return self._match_floor
         return 0.75 if "bge" in self.model_name.lower() else 0.5
 
     def warm_up(self) -> None:

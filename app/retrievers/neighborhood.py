@@ -86,7 +86,9 @@ class NeighborhoodRetriever(Retriever[NeighborhoodConfig, NeighborhoodTrace]):
                 with ctx.stage("disambiguation"):
                     ranked = await chooser.choose(messages, options, top_m=1, method="exact")
             except AppError as exc:
-                ctx.warn(f"agent LLM: disambiguation unavailable ({exc.code}); the linker's first node is used")
+                ctx.degraded(
+                    "llm", "llm", f"agent LLM: disambiguation unavailable ({exc.code}); the linker's first node is used"
+                )
             else:
                 if ranked:
                     ctx.trace.chosen_by = "llm"

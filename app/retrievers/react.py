@@ -2,11 +2,19 @@
 
 Start at the question's linked entity. Each step is *action* (list the relations of the current nodes: one Cypher
 read per expansion), *observation* (the listed relations, each continuing one of the kept paths, scored by the
-cross-encoder as the question against an example chain "{a} {relation} {b}. ... ({kind of the end nodes})"; the
-choice is constrained to the listed relation names, so no model can leave the graph) and *thought* (answer now or go
-one hop deeper). The search keeps the ``beam`` best paths per depth for at most ``max_hops`` hops and
-``max_seconds``. The answer is the shallowest path scoring within ``depth_margin`` of the best one found (a needed hop
-raises the score a lot, a superfluous one barely moves it); its end nodes are the items, then the other paths' ends.
+cross-encoder; the choice is constrained to the listed relation names, so no model can leave the graph) and *thought*
+(answer now or go one hop deeper). The search keeps the ``beam`` best paths per depth for at most ``max_hops`` hops
+and ``max_seconds``. The answer is the shallowest path scoring within ``depth_margin`` of the best one found (a needed
+hop raises the score a lot, a superfluous one barely moves it); its end nodes are the items, then the other paths'
+ends.
+
+A path is scored as the question against the path read the way questions are phrased, from the answer back to the
+start entity: ``X -directed_by-> ?`` is "directed by of X (person)", ``X <-written_by- ?`` is "movie written by X
+(movie)", nested hop by hop ("release year of movie written by X (year)"). A hop that turns back along the relation
+it just came by is read as sharing: ``X -r-> v <-r- ?`` is "other movie with the same r as X" (the shape of "films
+with the same director as X"), and a path never turns back twice in a row on one relation (that only re-finds the
+first hop's answers). Measured on MetaQA dev through the service (50 questions per hop, margin 1.0): Hits@1
+88 / 58 / 38 with an example chain of instances as the path's text, 90 / 64 / 60 with this reading.
 
 The trace lists every step. Paths never come back to the start entity (as one Cypher MATCH pattern would not).
 """
@@ -20,7 +28,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import Direction, Edge, Node, expand, node_item, relation_text, with_kind
+from app.retrievers.kg import Direction, Edge, Node, expand, node_item, relation_text, with_kind, words
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 
 
@@ -29,8 +37,9 @@ class ReactConfig(ModeConfig):
     """Most relations followed from the start entity."""
     beam: int = Field(3, ge=1, le=20)
     """Paths kept per depth."""
-    depth_margin: float = Field(1.0, ge=0.0, le=20.0)
-    """Answer with the shallowest path whose score is within this of the best path's (cross-encoder logits)."""
+    depth_margin: float = Field(0.5, ge=0.0, le=20.0)
+    """Answer with the shallowest path whose score is within this of the best path's (cross-encoder logits).
+    MetaQA dev, 100 questions per hop, Hits@1 per hop: 0.25 -> 84/76/59, 0.5 -> 85/77/57, 1.0 -> 87/68/52."""
     frontier: int = Field(50, ge=1, le=5000)
     """Nodes of a path expanded in one step (the rest are kept as answers but not expanded)."""
     edges_per_step: int = Field(5000, ge=10, le=200_000)
@@ -82,6 +91,10 @@ class Path:
     """How many edges reach each end node (a tie-breaker among a path's answers)."""
     offered: str = ""
     """The last relation in words, as the observation lists it."""
+    phrases: tuple[str, ...] = ()
+    """The path read from its end back to the start, one phrase per prefix of the path (the last is the whole)."""
+    shared: bool = False
+    """The last hop turned back along the relation before it (read as sharing)."""
 
     def label(self) -> list[str]:
         return [f"{r}>" if d == "out" else f"<{r}" for r, d in self.relations]
@@ -104,7 +117,7 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
         tr.start = [n.name for n in start]
         avoid = {n.name for n in start}
         deadline = time.monotonic() + cfg.max_seconds
-        beams = [Path((), start)]
+        beams = [Path((), start, phrases=(" or ".join(tr.start),))]
         found: list[Path] = []
         tr.stopped = "max_hops"
         for hop in range(1, cfg.max_hops + 1):
@@ -151,7 +164,8 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
             for node in sorted(p.ends, key=lambda n: -p.support[n.name])[: cfg.answers_per_path]:
                 if node.id not in items:
                     s = base + min(p.support[node.name], 9) / 10
-                    items[node.id] = node_item(node, s, p.text, ns, path=p.label(), path_score=round(p.score, 3))
+                    text = f"{node.text()}: {p.phrases[-1]}. For example: {'. '.join(e.text() for e in p.example)}"
+                    items[node.id] = node_item(node, s, text, ns, path=p.label(), path_score=round(p.score, 3))
             if len(items) >= query.top_k and rank:
                 break
         return list(items.values())
@@ -173,11 +187,38 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                 for e in by_src.get(n.name, []):
                     grouped.setdefault(e.relation, []).append(e)
             for rel, es in grouped.items():
+                if len(p.relations) >= 2 and p.relations[-1][0] == p.relations[-2][0] == rel[0]:
+                    continue  # turning back twice on one relation re-finds the answers of a shorter path
                 ends = list(dict.fromkeys(e.dst for e in es))
-                example = [*p.example, es[0]]
                 kind = ends[0].kind
-                text = with_kind(". ".join(e.text() for e in example), kind)
+                phrase, shared = self._read(p, rel, kind)
                 support = Counter(e.dst.name for e in es)
                 offered = relation_text(rel[0], rel[1], kind)
-                out.append(Path((*p.relations, rel), ends, example, text=text, support=support, offered=offered))
+                out.append(
+                    Path(
+                        (*p.relations, rel),
+                        ends,
+                        [*p.example, es[0]],
+                        text=with_kind(phrase, kind),
+                        support=support,
+                        offered=offered,
+                        phrases=(*p.phrases, phrase),
+                        shared=shared,
+                    )
+                )
         return out
+
+    @staticmethod
+    def _read(p: Path, rel: tuple[str, Direction], kind: str) -> tuple[str, bool]:
+        """The path ``p`` + ``rel`` read from its end back to the start (see the module's docstring)."""
+        name, d = rel
+        what = kind or "entity"
+        if p.relations and not p.shared and p.relations[-1] == (name, "in" if d == "out" else "out"):
+            before = p.phrases[-2]
+            if d == "in":
+                return f"other {what} with the same {words(name)} as {before}", True
+            middle = p.ends[0].kind or "entity"
+            return f"other {what} {words(name)} of the same {middle} as {before}", True
+        if d == "out":
+            return f"{words(name)} of {p.phrases[-1]}", False
+        return f"{what} {words(name)} {p.phrases[-1]}", False

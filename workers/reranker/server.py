@@ -91,9 +91,9 @@ def load_cross_encoder(settings: RerankerServiceSettings) -> tuple[Model, str]:
 
     path = resolve_model(settings.model)
     if is_onnx_folder(path):
-        onnx = OnnxCrossEncoder(
-            path, max_length=settings.max_length or 256, batch_size=settings.max_batch_pairs, threads=settings.threads
-        )
+        # unset max_length: the runner's own default
+        limit = {} if settings.max_length is None else {"max_length": settings.max_length}
+        onnx = OnnxCrossEncoder(path, batch_size=settings.max_batch_pairs, threads=settings.threads, **limit)
         return onnx, "cpu (onnxruntime)"
     from sentence_transformers import CrossEncoder
 

@@ -7,7 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.retrievers.react import ReactTrace
+from app.retrievers.kg import Node
+from app.retrievers.react import Path, ReactRetriever, ReactTrace
 from app.retrievers.types import NodeRef, RetrievedItem, Source
 from app.schemas import GenerationTrace
 from app.services.qa import ground_answer
@@ -37,7 +38,8 @@ async def test_react_shows_every_step_and_answers_with_the_shallowest_sufficient
     trace = ReactTrace.model_validate(body["trace"])
     assert trace.start == ["Sable Class"] and trace.path == ["MANUFACTURED_BY>"]
     assert len(trace.steps) >= 1 and trace.steps[0].observation and trace.steps[0].action.startswith("list relations")
-    assert trace.steps[0].observation[0].text.startswith("Sable Class manufactured by")
+    # the path is read from the answer back to the start, as questions phrase it
+    assert trace.steps[0].observation[0].text == "manufactured by of Sable Class (manufacturer)"
     assert "answer with the 1-hop path" in trace.steps[-1].thought
 
 
@@ -46,6 +48,23 @@ async def test_react_follows_two_hops_when_the_question_needs_them(client: httpx
     trace = ReactTrace.model_validate(body["trace"])
     assert len(trace.path) == 2, trace.path
     assert body["items"][0]["node"]["labels"]  # an answer node from the graph
+
+
+def test_react_reads_a_path_back_from_its_end_and_a_turn_back_as_sharing() -> None:
+    movie, person = Node("X", ("Movie",)), Node("Y", ("Person",))
+    start = Path((), [movie], phrases=("X",))
+    one, shared = ReactRetriever._read(start, ("DIRECTED_BY", "out"), "person")
+    assert (one, shared) == ("directed by of X", False)
+    hop1 = Path((("DIRECTED_BY", "out"),), [person], phrases=("X", one))
+    shared = ReactRetriever._read(hop1, ("DIRECTED_BY", "in"), "movie")
+    assert shared == ("other movie with the same directed by as X", True)
+    assert ReactRetriever._read(hop1, ("WROTE", "in"), "") == ("entity wrote directed by of X", False)
+    # X <-r- m -r-> ?: the same middle node
+    hop1_in = Path((("STARRED", "in"),), [movie], phrases=("Y", "movie starred Y"))
+    assert ReactRetriever._read(hop1_in, ("STARRED", "out"), "person") == (
+        "other person starred of the same movie as Y",
+        True,
+    )
 
 
 async def test_no_linked_entity_gives_no_items_not_an_error(client: httpx.AsyncClient) -> None:
