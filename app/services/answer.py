@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from app.llm.base import Message
 from app.retrievers.types import RetrievedItem
@@ -11,9 +12,12 @@ from app.text import STOPWORDS
 
 SYSTEM = (
     "You answer questions using only the numbered context passages. "
-    "Give a short, direct answer (a few words or one sentence) and cite the passage numbers you used, like [1]. "
+    "Answer with a few words or one short sentence. "
     "If the context does not contain the answer, say you do not know."
 )
+"""No request for [n] markers: asked for them, Qwen2.5-Coder-0.5B answered with the marker alone ("[1]") for half of
+20 HotpotQA questions (F1 20.0 with markers vs 42.8 without; SmolLM2 7.5 vs 8.0). Citations come from markers the
+model writes anyway, else from word overlap (``attribute_citations``)."""
 
 _CITE = re.compile(r"\[(\d{1,3})\]")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.,-]*")
@@ -33,7 +37,8 @@ def build_answer_messages(
     question: str, items: list[RetrievedItem], context_chars: int
 ) -> tuple[list[Message], list[RetrievedItem]]:
     """Number the items into a context of at most ``context_chars`` characters (each item gets a fair share, so
-    a long first passage cannot crowd out the rest). Returns the messages and the items that made it in."""
+    a long first passage cannot crowd out the rest; a longer item keeps the sentences that share most words with
+    the question, see ``focus``). Returns the messages and the items that made it in."""
     used: list[RetrievedItem] = []
     parts: list[str] = []
     budget = context_chars
@@ -41,7 +46,7 @@ def build_answer_messages(
         share = max(200, budget // max(1, len(items) - i))
         text = " ".join(it.text.split())
         if len(text) > share:
-            text = text[:share].rsplit(" ", 1)[0] + " ..."
+            text = focus(text, question, share)
         if budget - len(text) < 0 and used:
             break
         parts.append(f"[{len(used) + 1}] {text}")
@@ -50,6 +55,33 @@ def build_answer_messages(
     context = "\n".join(parts) if parts else "(no context found)"
     user = f"Context:\n{context}\n\nQuestion: {question}\nAnswer:"
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}], used
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+def focus(text: str, question: str, limit: int) -> str:
+    """At most ``limit`` characters of ``text``: its sentences that share most content words with the question
+    (ties: the earlier), in their original order, gaps marked `` ... ``. Cutting every item at its start lost the
+    answer of a long passage whose answer sits in its second half (demo: 1 of 24 questions)."""
+    sentences = _SENTENCE.split(text)
+    wanted = _content_words(question)
+    ranked = sorted(range(len(sentences)), key=lambda i: (-len(wanted & _content_words(sentences[i])), i))
+    keep: list[int] = []
+    size = 0
+    for i in ranked:
+        extra = len(sentences[i]) + 5
+        if size + extra > limit:
+            continue
+        keep.append(i)
+        size += extra
+    if not keep:  # one sentence longer than the limit: its start
+        return text[:limit].rsplit(" ", 1)[0] + " ..."
+    keep.sort()
+    out = sentences[keep[0]] if keep[0] == 0 else "... " + sentences[keep[0]]
+    for prev, i in pairwise(keep):
+        out += (" " if i == prev + 1 else " ... ") + sentences[i]
+    return out if keep[-1] == len(sentences) - 1 else out + " ..."
 
 
 def _content_words(text: str) -> set[str]:

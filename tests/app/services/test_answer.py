@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.retrievers.types import RetrievedItem, Source
-from app.services.answer import attribute_citations, build_answer_messages
+from app.services.answer import attribute_citations, build_answer_messages, focus
 
 
 def item(i: str, text: str) -> RetrievedItem:
@@ -29,3 +29,14 @@ def test_answer_prompt_numbers_items_within_the_budget() -> None:
     assert len(user) < 1200 + 200
     assert [f"[{n}]" in user for n in range(1, len(used) + 1)] == [True] * len(used)
     assert 2 <= len(used) < 6
+
+
+def test_a_long_item_keeps_the_sentences_about_the_question_in_order() -> None:
+    filler = " ".join(f"The line had station number {i} on its route." for i in range(30))
+    text = f"The Harl Tunnel opened in 1871. {filler} The Harl Tunnel is 3,140 metres long. It was widened in 1902."
+    out = focus(text, "How long is the Harl Tunnel?", 90)
+    assert len(out) <= 100
+    assert out.startswith("The Harl Tunnel opened in 1871. ...") and "The Harl Tunnel is 3,140 metres long." in out
+    assert out.index("1871") < out.index("3,140") and out.endswith(" ...")
+    # a single sentence over the limit is cut at its start
+    assert focus("word " * 100, "What?", 50).endswith(" ...")
