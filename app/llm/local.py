@@ -19,7 +19,7 @@ from typing import Any
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError
 from app.llm.base import Generation, Message
-from app.llm.catalog import CATALOG_PREFIX, convert_gguf, resolve_local_model
+from app.llm.catalog import CATALOG_PREFIX, convert_gguf, converted, resolve_local_model
 from grounded import DecodingMethod, ScoredCandidate
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def packaged_gguf() -> Path:
 def ensure_converted_smollm2(models_dir: Path) -> Path:
     """Return a safetensors copy of the packaged SmolLM2, converting the GGUF the first time."""
     target = models_dir / SMOLLM2_DIRNAME
-    if not (target / "config.json").exists() or not (target / "model.safetensors").exists():
+    if not converted(target):
         convert_gguf(packaged_gguf(), target)
     return target
 

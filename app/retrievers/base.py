@@ -198,6 +198,11 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
             )
             return None
 
+    async def rerank_or_order(self, question: str, texts: Sequence[str], ctx: RunContext[Any]) -> list[float]:
+        """``rerank_scores``, or, without them, the texts' reading order as scores (the first scores highest)."""
+        scores = await self.rerank_scores(question, texts, ctx)
+        return scores if scores is not None else [-float(i) for i in range(len(texts))]
+
     @abstractmethod
     async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[TraceT]) -> list[RetrievedItem]:
         """Return candidate items (any order, any count); the base class ranks and truncates."""

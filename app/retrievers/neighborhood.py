@@ -65,10 +65,7 @@ class NeighborhoodRetriever(Retriever[NeighborhoodConfig, NeighborhoodTrace]):
         tr.facts = len(edges)
         if not edges:
             return []
-        texts = [e.text() for e in edges]
-        scores = await self.rerank_scores(query.question, texts, ctx)
-        if scores is None:  # no reranker: facts in reading order
-            scores = [-float(i) for i in range(len(edges))]
+        scores = await self.rerank_or_order(query.question, [e.text() for e in edges], ctx)
         return best_per_node(path_item([e], s, ns, entity=node.name) for e, s in zip(edges, scores, strict=True))
 
     async def _choose(self, question: str, nodes: list[Node], ctx: RunContext[NeighborhoodTrace]) -> Node:

@@ -50,10 +50,7 @@ class TraversalRetriever(Retriever[TraversalConfig, TraversalTrace]):
         tr.seeds = [n.name for n in seeds]
         if not seeds:
             return []
-        seed_texts = [n.text() for n in seeds]
-        seed_scores = await self.rerank_scores(query.question, seed_texts, ctx) or [
-            -float(i) for i in range(len(seeds))
-        ]
+        seed_scores = await self.rerank_or_order(query.question, [n.text() for n in seeds], ctx)
         tick = itertools.count()
         # candidates: (-score, tiebreak, path); a path is a tuple of edges (empty for a seed)
         heap: list[tuple[float, int, Node, tuple[Edge, ...]]] = [

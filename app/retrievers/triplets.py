@@ -59,9 +59,7 @@ class TripletsRetriever(Retriever[TripletsConfig, TripletsTrace]):
         nodes = list(dict.fromkeys([*seeds, *(e.dst for e in edges)])) if cfg.include_nodes else []
         ctx.trace.triples, ctx.trace.nodes = len(edges), len(nodes)
         texts = [e.text() for e in edges] + [n.text() for n in nodes]
-        scores = await self.rerank_scores(query.question, texts, ctx)
-        if scores is None:
-            scores = [-float(i) for i in range(len(texts))]
+        scores = await self.rerank_or_order(query.question, texts, ctx)
         items = [path_item([e], s, ns) for e, s in zip(edges, scores, strict=False)]
         items += [
             node_item(n, s, t, ns, ranked_as="node")
