@@ -68,12 +68,14 @@ STOPWORDS = frozenset(
         "passage",
         "passages",
         "question",
-        "film",
-        "films",
-        "movie",
-        "movies",
     ]
 )
 """English function words and the question nouns that name no entity. Entity linking skips a one-word mention
 that is one of them, citation attribution does not count them as content words, and training-pair synthesis ignores
 them in relationship-type names."""
+
+
+def surface(name: str) -> str:
+    """An identifier-style entity name as text: ``united_kingdom`` -> ``united kingdom`` (questions and answers use
+    spaces where some graphs store underscores)."""
+    return " ".join(name.replace("_", " ").split()) if "_" in name else name

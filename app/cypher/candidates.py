@@ -1,11 +1,15 @@
 """Candidate Cypher enumeration (GraphRAFT step 2): the text of every valid query of the supported shapes.
 
-For the linked entities of a question, queries are built from the graph's schema, using only label-type-label
-triples that exist: 1..max_hops paths from one entity returning the far node, and 2-hop paths connecting two linked
-entities returning the middle node. Intermediate nodes carry their label (a type filter). Queries are parameter-free
-text in one canonical form, e.g.
+Candidates are read off the data, not off a label schema: from a linked entity, the relationship types and
+directions that actually leave the nodes a path reaches (:meth:`CandidateQuery.extension_query`, one read per path)
+extend it by one hop, up to ``max_hops``; two linked entities are joined through the nodes between them
+(:meth:`Anchor.connecting_query`). So on a graph without labels (plain triple files) a path is a sequence of
+relationship types and directions, and on a labelled graph each hop also names the label of the nodes it reaches.
+Every candidate therefore matches something when it is built, whatever the graph. Queries are parameter-free text in
+one canonical form, e.g.
 
     MATCH (x1:Person {name: "Tom Hanks"})<-[:ACTED_IN]-(x2:Movie) RETURN x2.title
+    MATCH (x1:Entity {name: "Kismet"})-[:DIRECTED_BY]->(x2) RETURN x2.name
 
 so that a model can generate them token by token under the trie constraint. What runs (execution, existence and
 count queries) adds a ``WHERE`` clause so that the same text means the same answers on every engine:
@@ -15,25 +19,23 @@ count queries) adds a ``WHERE`` clause so that the same text means the same answ
   returns x1 itself as x3 on FalkorDB, not on Neo4j);
 * **no path comes back to a linked entity**: every other node of the path differs from it (``x3 <> x1``), as
   question answering over a graph expects (the films "that share directors with X" are other films; the answer to
-  "who starred with X" is never X) and as MetaQA's gold answers are built.
+  "who starred with X" is never X).
 
 The canonical text the model generates stays without that clause.
 
-This module only builds text and never talks to a database; the retriever prunes candidates that return nothing.
+This module only builds text and reads rows it is given; it never talks to a database.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from app.cypher.queries import cypher_string, ident
-from app.cypher.schema import SchemaTriple
+from app.cypher.queries import ENTITY_LABEL, cypher_string, ident
+from app.cypher.schema import visible_labels
 
 Direction = Literal["out", "in"]
-Path = tuple["Anchor", tuple["Hop", ...]]
 
 
 @dataclass(frozen=True)
@@ -41,13 +43,16 @@ class Hop:
     rel_type: str
     direction: Direction
     label: str
-    """Label of the node the hop reaches."""
+    """Label of the node the hop reaches; empty on a graph without labels (no label filter)."""
     key: str = "name"
     """Display property of that label (``name``, ``title``)."""
 
     def arrow(self, var: str = "") -> str:
         t = ident(self.rel_type, "relationship type")
         return f"-[{var}:{t}]->" if self.direction == "out" else f"<-[{var}:{t}]-"
+
+    def node(self, var: str) -> str:
+        return f"({var}:{ident(self.label, 'label')})" if self.label else f"({var})"
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,17 @@ class Anchor:
 
     def node(self, var: str) -> str:
         return f"({var}:{ident(self.label, 'label')} {{{ident(self.key, 'property')}: {cypher_string(self.name)}}})"
+
+    def connecting_query(self, other: Anchor) -> str:
+        """The distinct ``(t1, o1, t2, o2, l, k)`` of the paths ``self -t1- x -t2- other`` (``o1``: the first edge
+        leaves ``self``; ``o2``: the second leaves ``x``; ``l``, ``k``: the middle node's labels and display
+        property), at most ``$limit`` rows."""
+        return (
+            f"MATCH {self.node('x1')}-[r1]-(x2)-[r2]-{other.node('x3')} "
+            "WHERE x2 <> x1 AND x2 <> x3 AND x3 <> x1 AND r1 <> r2 AND (x2.name IS NOT NULL OR x2.title IS NOT NULL) "
+            "RETURN DISTINCT type(r1) AS t1, startNode(r1) = x1 AS o1, type(r2) AS t2, startNode(r2) = x2 AS o2, "
+            f"labels(x2) AS l, {_DISPLAY_KEY.format(v='x2')} AS k LIMIT $limit"
+        )
 
 
 @dataclass(frozen=True)
@@ -89,7 +105,7 @@ class CandidateQuery:
             if self.end is not None and i == len(self.hops) + 1:
                 parts.append(arrow + self.end.node(f"x{i}"))
             else:
-                parts.append(f"{arrow}(x{i}:{ident(hop.label, 'label')})")
+                parts.append(arrow + hop.node(f"x{i}"))
         return "MATCH " + "".join(parts)
 
     def where_clause(self) -> str:
@@ -105,7 +121,18 @@ class CandidateQuery:
         linked = ["x1"] + ([f"x{n + 1}"] if self.end is not None else [])
         for k in range(2, n + 2):
             conds += [f"x{k} <> {lv}" for lv in linked if lv != f"x{k}"]
-        return " WHERE " + " AND ".join(conds)
+        return " WHERE " + " AND ".join(conds) if conds else ""
+
+    def extension_query(self) -> str:
+        """The distinct ``(t, out, l, k)`` of the edges leaving the path's end nodes (at most ``$nodes`` of them):
+        relationship type, whether the edge leaves the end node, the labels and display property of the node it
+        reaches. A path without hops is its anchor. Nodes without a display value and the anchor are not reached."""
+        n = len(self.hops)
+        head = self._guarded() + (f" WITH DISTINCT x1, x{n + 1} AS e LIMIT $nodes" if n else " WITH x1, x1 AS e")
+        return (
+            f"{head} MATCH (e)-[r]-(y) WHERE y <> x1 AND (y.name IS NOT NULL OR y.title IS NOT NULL) "
+            f"RETURN DISTINCT type(r) AS t, startNode(r) = e AS out, labels(y) AS l, {_DISPLAY_KEY.format(v='y')} AS k"
+        )
 
     def _guarded(self) -> str:
         return self.match_clause(named=True) + self.where_clause()
@@ -147,47 +174,26 @@ class CandidateQuery:
                 continue
             value = row.get("name") if i == self.return_index else row.get(f"v{i}")
             shown = f" {{{hop.key}: {cypher_string(str(value))}}}" if value is not None else ""
-            parts.append(f"{hop.arrow()}(x{i}:{hop.label}{shown})")
+            parts.append(f"{hop.arrow()}(x{i}{':' + hop.label if hop.label else ''}{shown})")
         return "pattern: " + "".join(parts)
 
 
-class SchemaGraph:
-    """Label-level adjacency from the schema's triples; ``display_keys`` maps a label to its name-like property."""
+_DISPLAY_KEY = "CASE WHEN {v}.name IS NULL THEN 'title' ELSE 'name' END"
+GENERIC_LABELS = frozenset({ENTITY_LABEL})
+"""Labels every ingested entity carries (for linking): they tell nothing about a node, so hops do not name them."""
 
-    def __init__(self, triples: Iterable[SchemaTriple], display_keys: dict[str, str] | None = None) -> None:
-        self.display_keys = display_keys or {}
-        self.adjacency: dict[str, list[Hop]] = defaultdict(list)
-        for t in triples:
-            self.adjacency[t.source].append(Hop(t.rel_type, "out", t.target, self.key(t.target)))
-            self.adjacency[t.target].append(Hop(t.rel_type, "in", t.source, self.key(t.source)))
-        for hops in self.adjacency.values():
-            hops.sort(key=lambda h: (h.rel_type, h.direction, h.label))
 
-    def key(self, label: str) -> str:
-        return self.display_keys.get(label, "name")
+def specific_labels(labels: Iterable[str]) -> list[str]:
+    """The labels that describe a node's kind (not the generic linking label, not bookkeeping labels)."""
+    return [x for x in visible_labels(labels) if x not in GENERIC_LABELS]
 
-    def first_paths(
-        self, name: str, key: str, labels: Sequence[str], edges: Iterable[tuple[str, str, str]] | None
-    ) -> list[Path]:
-        """1-hop paths out of an entity: from the entity's actual ``(rel_type, direction, other label)`` edges when
-        known (pruning by edge existence), else every schema hop of its labels."""
-        out: list[Path] = []
-        allowed = None if edges is None else set(edges)
-        for lab in labels:
-            for hop in self.adjacency.get(lab, []):
-                if allowed is None or (hop.rel_type, hop.direction, hop.label) in allowed:
-                    out.append((Anchor(name, lab, key), (hop,)))
-        return out
 
-    def extend(self, paths: Iterable[Path]) -> list[Path]:
-        """Every one-hop extension of the given paths that the schema allows."""
-        return [(a, (*hops, nxt)) for a, hops in paths for nxt in self.adjacency.get(hops[-1].label, [])]
-
-    def connecting(self, start: Path, end_name: str, end_key: str, end_labels: Sequence[str]) -> list[CandidateQuery]:
-        """Close a 1-hop path from one entity at a second entity: (a)-h1-(x2)-h2-(b), returning x2."""
-        anchor, (h1,) = start
-        return [
-            CandidateQuery(anchor, (h1, h2), end=Anchor(end_name, h2.label, end_key))
-            for h2 in self.adjacency.get(h1.label, [])
-            if h2.label in end_labels
-        ]
+def hops_from_rows(rows: Iterable[dict[str, object]]) -> list[Hop]:
+    """The hops of :meth:`CandidateQuery.extension_query` rows: one per relationship type, direction and specific
+    label of the reached nodes (no label when they have none), in a stable order."""
+    hops: set[Hop] = set()
+    for r in rows:
+        labels = specific_labels(r.get("l") or []) or [""]  # type: ignore[arg-type]
+        d: Direction = "out" if r.get("out") else "in"
+        hops.update(Hop(str(r["t"]), d, lab, str(r.get("k") or "name")) for lab in labels)
+    return sorted(hops, key=lambda h: (h.rel_type, h.direction, h.label, h.key))

@@ -133,31 +133,64 @@ def load_metaqa(path: Path, *, split: str = "dev", part: str = "validation") -> 
     return Benchmark("metaqa", questions, kg=KGSource(path / "kb_reconstructed.txt", "metaqa"))
 
 
+def _kgqa_fields(line: str) -> list[str]:
+    parts = line.rstrip("\n").split("\t")
+    return parts if len(parts) > 1 else line.split()
+
+
+def _is_triples_file(path: Path, sample: int = 50) -> bool:
+    """A file of ``s<TAB>r<TAB>o`` lines (whitespace-separated when there is no tab): three fields per line and no
+    relation path (``a#r#b``) among them, so a ``question<TAB>answers<TAB>path`` file is never taken for one."""
+    lines = [x for x in path.read_text(encoding="utf-8", errors="replace").splitlines()[: sample * 2] if x.strip()]
+    lines = lines[:sample]
+    return bool(lines) and all(len(f := _kgqa_fields(x)) == 3 and not any("#" in c for c in f) for x in lines)
+
+
+def kgqa_answers(field: str) -> list[str]:
+    """``a(a/alias/)`` (an answer and its aliases, PathQuestion style) -> ``["a", "alias"]``; ``a/b/`` or ``a|b`` ->
+    ``["a", "b"]``. Parentheses inside an answer (``Film_(1999)``) stay part of it."""
+    field = field.strip()
+    parts = re.split(r"[/|]", field)
+    if field.endswith("/)"):  # the alias list's "(" is the one matching the final ")"
+        depth = 0
+        for k in range(len(field) - 1, 0, -1):
+            depth += {")": 1, "(": -1}.get(field[k], 0)
+            if depth == 0:
+                parts = [field[:k], *field[k + 1 : -1].split("/")]
+                break
+    return list(dict.fromkeys(a.strip() for a in parts if a.strip()))
+
+
 def load_kgqa(path: Path) -> Benchmark:
     """Generic KGQA (PathQuestion / WC2014 layout): question files with ``question<TAB>answers<TAB>path`` lines
-    (answers ``a/b/``) and a tab-separated triples file (``kb.txt`` / ``*kb*.txt`` / ``*triples*``)."""
+    (answers ``a(a/alias/)`` or ``a/b/``; the path ``e1#r1#e2#r2#e3`` in whichever column holds ``#``) and one
+    triples file, found by its content (three fields per line, no path), whatever its name. Each question's type is
+    its file's name (``PQ-2H``, ``WC-C``); ``meta["hops"]`` counts the relations of its path."""
     files = sorted(p for p in path.glob("*.txt"))
-    kb = next((p for p in files if "kb" in p.name.lower() or "triple" in p.name.lower()), None)
-    if kb is None:
-        raise InvalidInputError(f"no triples file (kb*.txt / *triples*.txt) under {path}")
+    kbs = [p for p in files if _is_triples_file(p)]
+    if not kbs:
+        raise InvalidInputError(f"no triples file (lines of subject, relation, object; no '#' path) under {path}")
+    if len(kbs) > 1:  # prefer the one named like a KB, else the largest
+        named = [p for p in kbs if "kb" in p.name.lower() or "triple" in p.name.lower()]
+        kbs = sorted(named or kbs, key=lambda p: -p.stat().st_size)
+    kb = kbs[0]
     questions = []
     for f in files:
-        if f == kb:
+        if f in kbs:
             continue
         for i, line in enumerate(f.read_text(encoding="utf-8").splitlines()):
             parts = line.split("\t")
-            if len(parts) < 2:
+            if len(parts) < 2 or not parts[0].strip():
                 continue
-            rel_path = parts[2] if len(parts) > 2 else ""
-            hops = rel_path.count("#") // 2 if "#" in rel_path else 0
-            answers = [a.strip() for a in re.split(r"[/|]", parts[1]) if a.strip()]
+            rel_path = next((c.strip() for c in parts[1:] if "#" in c), "")
+            hops = (len(rel_path.split("#")) - 1) // 2 if rel_path else 0
             questions.append(
                 EvalQuestion(
                     id=f"{f.stem}-{i}",
-                    question=parts[0],
-                    answers=answers,
-                    qtype=f"{hops}hop" if hops else f.stem,
-                    meta={"path": rel_path},
+                    question=parts[0].strip(),
+                    answers=kgqa_answers(parts[1]),
+                    qtype=f.stem,
+                    meta={"path": rel_path, "hops": hops},
                 )
             )
     return Benchmark("kgqa", questions, kg=KGSource(kb, "tsv"))

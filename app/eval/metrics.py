@@ -63,8 +63,8 @@ _PUNCT = set(string.punctuation)
 
 
 def normalize_answer(s: str) -> str:
-    """SQuAD normalisation: lower case, drop punctuation and articles, squeeze spaces."""
-    s = s.lower()
+    """SQuAD normalisation (lower case, drop punctuation and articles, squeeze spaces), with ``_`` read as a space."""
+    s = s.lower().replace("_", " ")  # identifier-style names: "united_kingdom" is "united kingdom"
     s = "".join(ch for ch in s if ch not in _PUNCT)
     s = _ARTICLES.sub(" ", s)
     return " ".join(s.split())

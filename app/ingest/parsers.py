@@ -94,17 +94,6 @@ def read_triples(path: Path, fmt: str) -> list[Triple]:
         return list(parse_triple_lines(fh, fmt, source=str(path)))
 
 
-_AFFIXES = re.compile(r"^(has_|have_|in_|is_)|(_by|_of|_in|_to|_at)$")
-
-
-def infer_object_label(relation: str) -> str:
-    """A label for a relation's objects when none is configured: ``has_genre`` -> ``Genre``."""
-    core = _AFFIXES.sub("", relation.strip().lower())
-    core = _AFFIXES.sub("", core) or relation
-    label = "".join(p.capitalize() for p in re.split(r"[^a-z0-9]+", core) if p)
-    return label if label and not label[0].isdigit() else "Entity"
-
-
 def load_label_map(path: Path | None) -> dict[str, tuple[str, str]]:
     if path is None:
         return {}

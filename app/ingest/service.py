@@ -24,7 +24,6 @@ from app.ingest.parsers import (
     Document,
     Triple,
     chunk_document,
-    infer_object_label,
     load_label_map,
     normalise_relation,
     parse_schema_statement,
@@ -42,8 +41,6 @@ log = logging.getLogger(__name__)
 
 TRIPLE_FORMATS = ("metaqa", "tsv", "csv")
 FORMATS = (*TRIPLE_FORMATS, "documents", "cypher")
-BUILTIN_LABELS = {"metaqa": Path(__file__).resolve().parent / "labels" / "metaqa.json"}
-"""Label maps used when a triple format is ingested without ``--labels`` (shipped as package data)."""
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total)"""
 
@@ -109,7 +106,7 @@ class Ingestor:
         if not await asyncio.to_thread(path.exists):
             raise InvalidInputError(f"{path} does not exist")
         check_namespace(namespace)
-        labels_file = labels_path or BUILTIN_LABELS.get(fmt)
+        labels_file = labels_path
         sha = await asyncio.to_thread(source_digest, fmt, path, labels_file)
         if not force and await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha}):
             return IngestReport(namespace, fmt, {"sources_unchanged": 1})
@@ -147,11 +144,15 @@ class Ingestor:
             if key in seen:
                 continue
             seen.add(key)
-            s_label, o_label = labels.get(t.relation, (None, infer_object_label(t.relation)))
+            # labels only from a labels file: none are guessed from relation names (candidate queries on an
+            # unlabelled graph are built from relationship types and directions)
+            s_label, o_label = labels.get(t.relation, (None, None))
+            node_labels.setdefault(t.subject, set())
+            node_labels.setdefault(t.object, set())
             if s_label:
                 node_labels[t.subject].add(s_label)
-            node_labels[t.object].add(o_label)
-            node_labels.setdefault(t.subject, set())
+            if o_label:
+                node_labels[t.object].add(o_label)
             by_type[normalise_relation(t.relation)].append({"s": t.subject, "o": t.object})
         report.add("triples", len(seen))
         report.add("entities", len(node_labels))

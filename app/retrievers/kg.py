@@ -22,6 +22,7 @@ from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphStore, visible_labels
 from app.stores.lexical import LexicalHit
 from app.stores.vector.base import VectorHit, collection_name
+from app.text import surface
 
 Direction = Literal["out", "in"]
 CHUNKS = "chunks"
@@ -50,7 +51,7 @@ class Node:
 
     def text(self) -> str:
         """The node for the cross-encoder: ``{name} ({kind})``."""
-        return with_kind(self.name, self.kind)
+        return with_kind(surface(self.name), self.kind)
 
     def ref(self) -> NodeRef:
         return NodeRef(id=self.id, name=self.name, labels=list(self.labels))
@@ -72,13 +73,41 @@ class Edge:
     def text(self) -> str:
         """The triple in its stored direction: ``{subject} {relation in words} {object}``."""
         a, b = (self.src, self.dst) if self.direction == "out" else (self.dst, self.src)
-        return f"{a.name} {words(self.rel)} {b.name}"
+        return f"{surface(a.name)} {words(self.rel)} {surface(b.name)}"
 
 
 def words(identifier: str) -> str:
     """``DIRECTED_BY`` / ``directedBy`` / ``directed_by`` -> ``directed by``."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier)
     return " ".join(spaced.replace("_", " ").split()).lower()
+
+
+def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[str]:
+    """A relation path read the way questions phrase it, from its end back to the start: one phrase per prefix
+    (``[start, 1 hop, 2 hops, ...]``). ``hops`` are ``(relation, direction, kind of the nodes reached)``:
+
+    * ``X -directed_by-> ?`` is "directed by of X"; ``X <-written_by- ?`` is "movie written by X" (the kind of the
+      reached nodes, "entity" when unknown); nested hop by hop: "release year of movie written by X";
+    * a hop that turns straight back along the relation it came by reads as sharing: ``X -r-> v <-r- ?`` is "other
+      movie with the same r as X", ``X <-r- v -r-> ?`` is "other person r of the same movie as X" (not twice in a
+      row: the second turn-back reads as a plain hop).
+    """
+    phrases = [start]
+    shared = False
+    for i, (name, d, kind) in enumerate(hops):
+        what = kind or "entity"
+        back = i > 0 and not shared and hops[i - 1][:2] == (name, "in" if d == "out" else "out")
+        if back and d == "in":
+            phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
+        elif back:
+            phrase = f"other {what} {words(name)} of the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
+        elif d == "out":
+            phrase = f"{words(name)} of {phrases[-1]}"
+        else:
+            phrase = f"{what} {words(name)} {phrases[-1]}"
+        phrases.append(phrase)
+        shared = back
+    return phrases
 
 
 def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:

@@ -1,10 +1,11 @@
 """Entity recognition and linking (GraphRAFT step 1).
 
-Mentions are found by n-gram matching against the namespace's entity names (exact, case-insensitive; an exact-case
-match and longer spans rank higher; overlapping spans give way to longer ones). Mentions with no exact match fall
-back to vector similarity: each *mention* (a capitalised or quoted span, else the question's content words) is
-embedded and searched in the ``entities`` collection. Each link names the node (display value, labels, the property
-holding the value) and a score.
+Mentions are found by n-gram matching against the namespace's entity names (exact; case-insensitive only when the
+span has a capital letter or digit, so an ordinary word such as "gender" never links to a node named "Gender"; an
+exact-case match and longer spans rank higher; overlapping spans give way to longer ones). Mentions with no exact
+match fall back to vector similarity: each *mention* (a capitalised or quoted span, else the question's content
+words) is embedded and searched in the ``entities`` collection. Each link names the node (display value, labels,
+the property holding the value) and a score.
 
 One linker serves every mode of a service (``RetrieverDeps.linker``): the name index is read from the graph once per
 namespace and dropped when the namespace is re-ingested.
@@ -23,7 +24,7 @@ from app.cypher import queries as Q
 from app.models.embedder import Embedder
 from app.stores.graph.base import GraphStore, visible_labels
 from app.stores.vector.base import VectorStore, collection_name
-from app.text import STOPWORDS
+from app.text import STOPWORDS, surface
 
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
@@ -88,7 +89,9 @@ class EntityLinker:
         for r in rows:
             name, labels, key = str(r["name"]), visible_labels(r["labels"]), str(r["key"])
             idx.by_lower.setdefault(name.lower(), []).append((name, labels, key))
-            idx.max_tokens = max(idx.max_tokens, len(name.split()))
+            if surface(name) != name:  # "united_kingdom" is mentioned as "united kingdom"
+                idx.by_lower.setdefault(surface(name).lower(), []).append((name, labels, key))
+            idx.max_tokens = max(idx.max_tokens, len(surface(name).split()))
             for lab in labels:
                 keys[lab][key] += 1
         idx.display_keys = {lab: c.most_common(1)[0][0] for lab, c in keys.items()}
@@ -112,7 +115,9 @@ class EntityLinker:
                         continue
                     s, e = start, start + len(text)
                     for name, labels, key in idx.by_lower[text.lower()]:
-                        exact_case = name == text
+                        exact_case = surface(name) == text or name == text
+                        if not exact_case and text.islower():
+                            continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if text[:1].isupper() else 0.0)
                         found.append(EntityLink(text, name, labels, key, score, "exact", (s, e)))
         # longest / best-scoring first; a mention overlapping a better one is dropped

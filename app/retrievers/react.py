@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import Direction, Edge, Node, expand, node_item, relation_text, with_kind, words
+from app.retrievers.kg import Direction, Edge, Node, expand, node_item, read_path, relation_text, with_kind
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
+from app.text import surface
 
 
 class ReactConfig(ModeConfig):
@@ -93,8 +94,8 @@ class Path:
     """The last relation in words, as the observation lists it."""
     phrases: tuple[str, ...] = ()
     """The path read from its end back to the start, one phrase per prefix of the path (the last is the whole)."""
-    shared: bool = False
-    """The last hop turned back along the relation before it (read as sharing)."""
+    hops: tuple[tuple[str, Direction, str], ...] = ()
+    """``(relation, direction, kind of the nodes reached)`` per hop, as :func:`read_path` reads them."""
 
     def label(self) -> list[str]:
         return [f"{r}>" if d == "out" else f"<{r}" for r, d in self.relations]
@@ -117,7 +118,7 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
         tr.start = [n.name for n in start]
         avoid = {n.name for n in start}
         deadline = time.monotonic() + cfg.max_seconds
-        beams = [Path((), start, phrases=(" or ".join(tr.start),))]
+        beams = [Path((), start, phrases=(" or ".join(surface(n) for n in tr.start),))]
         found: list[Path] = []
         tr.stopped = "max_hops"
         for hop in range(1, cfg.max_hops + 1):
@@ -191,7 +192,8 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                     continue  # turning back twice on one relation re-finds the answers of a shorter path
                 ends = list(dict.fromkeys(e.dst for e in es))
                 kind = ends[0].kind
-                phrase, shared = self._read(p, rel, kind)
+                hops = [*p.hops, (*rel, kind)]
+                phrase = read_path(p.phrases[0], hops)[-1]
                 support = Counter(e.dst.name for e in es)
                 offered = relation_text(rel[0], rel[1], kind)
                 out.append(
@@ -203,22 +205,7 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                         support=support,
                         offered=offered,
                         phrases=(*p.phrases, phrase),
-                        shared=shared,
+                        hops=tuple(hops),
                     )
                 )
         return out
-
-    @staticmethod
-    def _read(p: Path, rel: tuple[str, Direction], kind: str) -> tuple[str, bool]:
-        """The path ``p`` + ``rel`` read from its end back to the start (see the module's docstring)."""
-        name, d = rel
-        what = kind or "entity"
-        if p.relations and not p.shared and p.relations[-1] == (name, "in" if d == "out" else "out"):
-            before = p.phrases[-2]
-            if d == "in":
-                return f"other {what} with the same {words(name)} as {before}", True
-            middle = p.ends[0].kind or "entity"
-            return f"other {what} {words(name)} of the same {middle} as {before}", True
-        if d == "out":
-            return f"{words(name)} of {p.phrases[-1]}", False
-        return f"{what} {words(name)} {p.phrases[-1]}", False

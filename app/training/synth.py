@@ -29,7 +29,7 @@ from typing import Any
 from tqdm import tqdm
 
 from app.container import Container
-from app.cypher.candidates import CandidateQuery, Hop
+from app.cypher.candidates import CandidateQuery, Hop, specific_labels
 from app.errors import AppError
 from app.eval.loaders import EvalQuestion, load_metaqa
 from app.eval.runner import RunLog
@@ -102,8 +102,10 @@ async def best_query(
     gold = list(dict.fromkeys(q.answers))
     # a candidate can only hit gold answers of the label it returns: skip executing the others (exact, cheaper)
     idx = await r.deps.linker.index(namespace)
-    gold_labels = {lab for g in gold for _, labels, _ in idx.named(g) for lab in labels}
-    scorable = [i for i, c in enumerate(cands) if not gold_labels or c.return_hop.label in gold_labels]
+    gold_labels = {lab for g in gold for _, labels, _ in idx.named(g) for lab in specific_labels(labels)}
+    scorable = [
+        i for i, c in enumerate(cands) if not gold_labels or not c.return_hop.label or c.return_hop.label in gold_labels
+    ]
 
     async def score(i: int) -> tuple[int, int, int]:
         async with sem:
@@ -163,7 +165,7 @@ async def synthesize(
         await c.ingestor.ingest_path(namespace, bench.kg.format, bench.kg.path)
         r = c.retrievers["text2cypher"]
         assert isinstance(r, Text2CypherRetriever)
-        schema, _ = await r.schema(namespace)
+        schema = await r.schema(namespace)
         out.parent.mkdir(parents=True, exist_ok=True)
         schema_file(out).write_text(
             json.dumps(

@@ -1,10 +1,9 @@
-"""Candidate query text in its canonical and executed forms, and the schema graph the enumeration walks."""
+"""Candidate query text in its canonical and executed forms, and the queries that read candidates off the data."""
 
 from __future__ import annotations
 
-from app.cypher.candidates import Anchor, CandidateQuery, Hop, SchemaGraph
+from app.cypher.candidates import Anchor, CandidateQuery, Hop, hops_from_rows
 from app.cypher.queries import cypher_string, one_hop_example
-from app.cypher.schema import SchemaTriple
 
 
 def test_canonical_candidate_text_and_execution_forms() -> None:
@@ -35,16 +34,23 @@ def test_canonical_candidate_text_and_execution_forms() -> None:
     assert end.where_clause() == " WHERE x2 <> x1 AND x2 <> x3 AND x3 <> x1"
 
 
-def test_schema_graph_follows_only_existing_triples() -> None:
-    sg = SchemaGraph(
-        [SchemaTriple("Movie", "DIRECTED_BY", "Person"), SchemaTriple("Movie", "IN_LANGUAGE", "Language")],
-        {"Movie": "title"},
+def test_unlabelled_hops_and_the_queries_that_extend_and_join_paths() -> None:
+    a = Anchor("Kismet", "Entity")
+    c = CandidateQuery(a, (Hop("DIRECTED_BY", "out", ""),))
+    assert c.text == 'MATCH (x1:Entity {name: "Kismet"})-[:DIRECTED_BY]->(x2) RETURN x2.name'
+    assert c.pattern_text({"name": "D"}) == 'pattern: (x1:Entity {name: "Kismet"})-[:DIRECTED_BY]->(x2 {name: "D"})'
+    assert CandidateQuery(a, ()).extension_query().startswith('MATCH (x1:Entity {name: "Kismet"}) WITH x1, x1 AS e ')
+    assert c.extension_query().startswith(
+        'MATCH (x1:Entity {name: "Kismet"})-[r1:DIRECTED_BY]->(x2) WHERE x2 <> x1 '
+        "WITH DISTINCT x1, x2 AS e LIMIT $nodes"
     )
-    first = sg.first_paths("Jane", "name", ["Person"], edges={("DIRECTED_BY", "in", "Movie")})
-    assert [h for _, h in first] == [(Hop("DIRECTED_BY", "in", "Movie", "title"),)]
-    two = sg.extend(first)
-    assert {h[-1] for _, h in two} == {Hop("DIRECTED_BY", "out", "Person"), Hop("IN_LANGUAGE", "out", "Language")}
-    assert sg.first_paths("Jane", "name", ["Person"], edges=set()) == []  # no edges: nothing to enumerate
+    assert "RETURN DISTINCT type(r1) AS t1" in a.connecting_query(Anchor("Jane", "Person"))
+    rows = [
+        {"t": "DIRECTED_BY", "out": False, "l": ["Entity", "Movie"], "k": "title"},
+        {"t": "BORN_IN", "out": True, "l": ["Entity"], "k": "name"},
+        {"t": "BORN_IN", "out": True, "l": ["Entity", "_IngestLog"], "k": "name"},
+    ]
+    assert hops_from_rows(rows) == [Hop("BORN_IN", "out", "", "name"), Hop("DIRECTED_BY", "in", "Movie", "title")]
 
 
 def test_the_free_cypher_example_is_in_the_graphs_own_vocabulary() -> None:

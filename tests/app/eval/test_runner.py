@@ -38,10 +38,16 @@ def test_metaqa_loader_strips_brackets_and_splits_validation_from_train(tmp_path
 
 
 def test_kgqa_and_text2cypher_loaders(tmp_path: Path) -> None:
-    (tmp_path / "kb.txt").write_text("a\tr\tb\n")
+    (tmp_path / "WC2014.txt").write_text("y\tr\tb\nb\tr2\tc_(1999)\n")  # any name: found by its content
     (tmp_path / "PQ-2H.txt").write_text("what is x of y\tb/c/\ty#r#b#r2#c\n")
+    (tmp_path / "PQ-3H.txt").write_text("what is z of y\tc_(1999)(c_(1999)/c/)\ty#r#b#r2#c#r3#d\n")
+    (tmp_path / "WC-C.txt").write_text("who is q of y and p of z\tu(u/)\t4\ty#r#u#r2#z\n")  # path in column 4
     bench = load_kgqa(tmp_path)
-    assert bench.questions[0].answers == ["b", "c"] and bench.questions[0].qtype == "2hop"
+    assert bench.kg is not None and bench.kg.path.name == "WC2014.txt"
+    by_type = {q.qtype: q for q in bench.questions}
+    assert by_type["PQ-2H"].answers == ["b", "c"] and by_type["PQ-2H"].meta["hops"] == 2
+    assert by_type["PQ-3H"].answers == ["c_(1999)", "c"] and by_type["PQ-3H"].meta["hops"] == 3
+    assert by_type["WC-C"].answers == ["u"] and by_type["WC-C"].meta["hops"] == 2
     t = tmp_path / "t2c"
     t.mkdir()
     (t / "movies.cypher").write_text("CREATE (:Movie {title: 'X'});\n")

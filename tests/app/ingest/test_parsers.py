@@ -9,7 +9,6 @@ from app.errors import InvalidInputError
 from app.ingest.parsers import (
     Document,
     chunk_document,
-    infer_object_label,
     normalise_relation,
     parse_markdown,
     parse_schema_statement,
@@ -35,13 +34,10 @@ def test_bad_triples_are_reported_with_line_numbers() -> None:
         list(parse_triple_lines(["a| |b"], "metaqa"))
 
 
-def test_relation_names_and_inferred_labels() -> None:
+def test_relation_names() -> None:
     assert normalise_relation("directed_by") == "DIRECTED_BY"
     assert normalise_relation("has imdb-rating") == "HAS_IMDB_RATING"
     assert normalise_relation("1st_place") == "R_1ST_PLACE"
-    assert infer_object_label("has_genre") == "Genre"
-    assert infer_object_label("in_language") == "Language"
-    assert infer_object_label("release_year") == "ReleaseYear"
 
 
 def test_chunks_respect_size_overlap_and_keep_the_title() -> None:

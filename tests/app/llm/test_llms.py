@@ -14,7 +14,7 @@ from app.llm.base import GroundedChooser, LLMs, Message
 from app.llm.local import LocalLLM
 from app.llm.vllm_client import VLLMClient
 from app.retrievers.base import Retrievers
-from app.retrievers.text2cypher import INSTRUCTION, Text2CypherRetriever
+from app.retrievers.text2cypher import INSTRUCTION, Enumeration, Text2CypherRetriever
 from app.settings import LLMRoleSettings, LLMSettings, Settings
 from grounded import DecodingMethod, ScoredCandidate
 
@@ -78,8 +78,10 @@ async def test_the_text2cypher_prompt_has_the_schema_unless_the_model_is_a_tuned
         assert isinstance(chooser, GroundedChooser)
         llms = LLMs(answer=container.llm, text2cypher=chooser, tuned=tuned)  # type: ignore[arg-type]
         r = Text2CypherRetriever(replace(container.deps, llms=llms, modes=Retrievers()))
-        ranked, method = await r.choose("demo", "Which manufacturer built the Sable Class?", [cand])
-        assert ranked[0].text == cand.text and method == "exact"
+        r.config = r.config.model_copy(update={"scoring": "llm"})
+        e = Enumeration([], [cand], ["manufactured by of Sable Class (manufacturer)"], [1.0])
+        ranked, order, method = await r.choose("demo", "Which manufacturer built the Sable Class?", e)
+        assert ranked[0].query == cand.text and order == [0] and method == "exact"
         prompts[bool(tuned)] = chooser.messages[0]["content"]
     assert prompts[True] == INSTRUCTION
     assert prompts[False].startswith(INSTRUCTION + " Graph schema:\n") and "MANUFACTURED_BY" in prompts[False]

@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.retrievers.kg import Node
-from app.retrievers.react import Path, ReactRetriever, ReactTrace
+from app.retrievers.kg import read_path
+from app.retrievers.react import ReactTrace
 from app.retrievers.types import NodeRef, RetrievedItem, Source
 from app.schemas import GenerationTrace
 from app.services.qa import ground_answer
@@ -50,21 +50,22 @@ async def test_react_follows_two_hops_when_the_question_needs_them(client: httpx
     assert body["items"][0]["node"]["labels"]  # an answer node from the graph
 
 
-def test_react_reads_a_path_back_from_its_end_and_a_turn_back_as_sharing() -> None:
-    movie, person = Node("X", ("Movie",)), Node("Y", ("Person",))
-    start = Path((), [movie], phrases=("X",))
-    one, shared = ReactRetriever._read(start, ("DIRECTED_BY", "out"), "person")
-    assert (one, shared) == ("directed by of X", False)
-    hop1 = Path((("DIRECTED_BY", "out"),), [person], phrases=("X", one))
-    shared = ReactRetriever._read(hop1, ("DIRECTED_BY", "in"), "movie")
-    assert shared == ("other movie with the same directed by as X", True)
-    assert ReactRetriever._read(hop1, ("WROTE", "in"), "") == ("entity wrote directed by of X", False)
-    # X <-r- m -r-> ?: the same middle node
-    hop1_in = Path((("STARRED", "in"),), [movie], phrases=("Y", "movie starred Y"))
-    assert ReactRetriever._read(hop1_in, ("STARRED", "out"), "person") == (
-        "other person starred of the same movie as Y",
-        True,
+def test_a_path_is_read_back_from_its_end_and_a_turn_back_as_sharing() -> None:
+    """``read_path`` (react's observations, text2cypher's relevance readings)."""
+    assert read_path("X", [("DIRECTED_BY", "out", "person")]) == ["X", "directed by of X"]
+    assert read_path("X", [("DIRECTED_BY", "out", "person"), ("DIRECTED_BY", "in", "movie")])[-1] == (
+        "other movie with the same directed by as X"
     )
+    assert read_path("X", [("DIRECTED_BY", "out", "person"), ("WROTE", "in", "")])[-1] == (
+        "entity wrote directed by of X"
+    )
+    # X <-r- m -r-> ?: the same middle node
+    assert read_path("Y", [("STARRED", "in", "movie"), ("STARRED", "out", "person")])[-1] == (
+        "other person starred of the same movie as Y"
+    )
+    # no second turn-back in a row: it reads as a plain hop
+    three = [("DIRECTED_BY", "out", "person"), ("DIRECTED_BY", "in", "movie"), ("DIRECTED_BY", "out", "person")]
+    assert read_path("X", three)[-1] == "directed by of other movie with the same directed by as X"
 
 
 async def test_no_linked_entity_gives_no_items_not_an_error(client: httpx.AsyncClient) -> None:

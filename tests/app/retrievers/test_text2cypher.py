@@ -24,10 +24,33 @@ async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:
     texts = [c.text for c in cands]
     assert SABLE in texts and not truncated
     assert len(texts) == len(set(texts))
-    for c in cands:  # every candidate was pruned to one that returns something
-        assert await t2c.deps.graph.read("demo", c.exists_query())
+    # read off the data: almost every candidate returns something (a few lose their rows to the guards that stop
+    # an edge being used twice), and every relationship of the entity starts one
+    returning = [bool(await t2c.deps.graph.read("demo", c.exists_query())) for c in cands]
+    assert sum(returning) >= 0.9 * len(cands)
+    first = {(c.hops[0].rel_type, c.hops[0].direction) for c in cands}
+    assert first == {("DESIGNED_BY", "out"), ("MANUFACTURED_BY", "out"), ("ASSIGNED_TO", "out")}
     two_hop = [c for c in cands if len(c.hops) == 2]
     assert two_hop and max(len(c.hops) for c in cands) <= 3
+
+
+async def test_relevance_ranks_the_path_a_question_names(t2c: Text2CypherRetriever) -> None:
+    """The cross-encoder reads each path as a question phrases it; on the demo's 2-hop questions the intended
+    path is the most relevant one (the LLM's choice is combined with this)."""
+    e = await t2c.enumerate("demo", "In which city was the designer of the Curlew Class born?")
+    assert e.relevance is not None and len(e.relevance) == len(e.candidates) == len(e.readings)
+    best = max(range(len(e.candidates)), key=lambda i: e.relevance[i])  # type: ignore[index]
+    assert [h.rel_type for h in e.candidates[best].hops] == ["DESIGNED_BY", "BORN_IN"]
+    assert e.readings[best] == "born in of designed by of Curlew Class (city)"
+
+
+async def test_the_expand_beam_bounds_enumeration(t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch) -> None:
+    full = await t2c.enumerate("demo", "Which manufacturer built the Sable Class?")
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"expand_beam": 1}))
+    narrow = await t2c.enumerate("demo", "Which manufacturer built the Sable Class?")
+    assert narrow.unextended > 0 and len(narrow.candidates) < len(full.candidates)
+    assert {c.text for c in narrow.candidates} <= {c.text for c in full.candidates}
+    assert SABLE in {c.text for c in narrow.candidates}
 
 
 async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
@@ -74,11 +97,15 @@ def random_chooser(t2c: Text2CypherRetriever, container: Container) -> Iterator[
         fake._executor.shutdown()
 
 
-@pytest.mark.parametrize("method", ["exact", "best_first", "beam", "greedy"])
+@pytest.mark.parametrize(
+    ("scoring", "method"),
+    [("llm", "exact"), ("llm", "best_first"), ("llm", "beam"), ("llm", "greedy"), ("combined", "exact")],
+)
 async def test_random_weights_only_ever_execute_candidates(
-    t2c: Text2CypherRetriever, random_chooser: LocalLLM, method: str, monkeypatch: pytest.MonkeyPatch
+    t2c: Text2CypherRetriever, random_chooser: LocalLLM, scoring: str, method: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"decoding": method}))
+    update = {"decoding": method, "scoring": scoring}
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update=update))
     questions = [
         "Which manufacturer built the Sable Class?",
         "In which city was the designer of the Curlew Class born?",
@@ -98,6 +125,8 @@ async def test_random_weights_only_ever_execute_candidates(
         assert ranked and set(ranked) <= allowed and set(executed) <= allowed
         assert trace.query in allowed and (len(ranked) == 1 if method == "greedy" else len(ranked) >= 1)
         assert all(it.provenance["query"] in allowed for it in res.items)
+        if scoring == "combined":  # the LLM scored the most relevant candidates, and both scores are shown
+            assert all(r.logprob is not None and r.relevance is not None for r in trace.ranked)
 
 
 async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClient) -> None:

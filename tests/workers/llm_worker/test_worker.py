@@ -254,9 +254,10 @@ async def test_the_text2cypher_role_is_served_by_the_workers_lora_with_the_short
         mode = c.retrievers["text2cypher"]
         assert isinstance(mode, Text2CypherRetriever)
         q = QUESTIONS[0]
+        mode.config = mode.config.model_copy(update={"scoring": "llm"})  # the worker's choice over every candidate
         res = await mode.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
         _, cands, _ = await mode.candidates("demo", q)
-        schema, _ = await mode.schema("demo")
+        schema = await mode.schema("demo")
     finally:
         await c.close()
     trace = res.trace
