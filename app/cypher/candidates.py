@@ -11,7 +11,7 @@ one canonical form, e.g.
     MATCH (x1:Person {name: "Tom Hanks"})<-[:ACTED_IN]-(x2:Movie) RETURN x2.title
     MATCH (x1:Entity {name: "Kismet"})-[:DIRECTED_BY]->(x2) RETURN x2.name
 
-so that a model can generate them token by token under the trie constraint. What runs (execution, existence and
+so that a model can generate them token by token under the trie constraint. What runs (execution, extension and
 count queries) adds a ``WHERE`` clause so that the same text means the same answers on every engine:
 
 * **relationship uniqueness made explicit** (``r1 <> r2`` for hops of one type): Neo4j never re-uses an edge within
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from app.cypher.queries import ENTITY_LABEL, cypher_string, ident
 from app.cypher.schema import visible_labels
@@ -154,9 +154,6 @@ class CandidateQuery:
         ]
         return f"{self._guarded()} RETURN {', '.join(cols)} LIMIT $limit"
 
-    def exists_query(self) -> str:
-        return f"{self._guarded()} RETURN 1 AS ok LIMIT 1"
-
     def count_query(self) -> str:
         """Distinct answers and how many are in ``$gold``, aggregated inside the query (training-data synthesis:
         no node is materialised)."""
@@ -188,12 +185,27 @@ def specific_labels(labels: Iterable[str]) -> list[str]:
     return [x for x in visible_labels(labels) if x not in GENERIC_LABELS]
 
 
-def hops_from_rows(rows: Iterable[dict[str, object]]) -> list[Hop]:
+def _reached(row: dict[str, Any], rel: str, leaves: str) -> list[Hop]:
+    """The hops a row describes: its relationship type ``row[rel]``, leaving the node it starts from when
+    ``row[leaves]``, reaching nodes of each specific label in ``row["l"]`` (no label when they have none) whose
+    display property is ``row["k"]``."""
+    d: Direction = "out" if row.get(leaves) else "in"
+    key = str(row.get("k") or "name")
+    return [Hop(str(row[rel]), d, lab, key) for lab in specific_labels(row.get("l") or []) or [""]]
+
+
+def hops_from_rows(rows: Iterable[dict[str, Any]]) -> list[Hop]:
     """The hops of :meth:`CandidateQuery.extension_query` rows: one per relationship type, direction and specific
-    label of the reached nodes (no label when they have none), in a stable order."""
-    hops: set[Hop] = set()
-    for r in rows:
-        labels = specific_labels(r.get("l") or []) or [""]  # type: ignore[arg-type]
-        d: Direction = "out" if r.get("out") else "in"
-        hops.update(Hop(str(r["t"]), d, lab, str(r.get("k") or "name")) for lab in labels)
+    label of the reached nodes, in a stable order."""
+    hops = {h for r in rows for h in _reached(r, "t", "out")}
     return sorted(hops, key=lambda h: (h.rel_type, h.direction, h.label, h.key))
+
+
+def joins_from_rows(a: Anchor, b: Anchor, rows: Iterable[dict[str, Any]]) -> list[CandidateQuery]:
+    """The candidates of :meth:`Anchor.connecting_query` rows: ``(a)-h1-(x)-h2-(b)`` returning ``x``, one per
+    middle-node label, in row order without repeats."""
+    out: dict[CandidateQuery, None] = {}
+    for r in rows:
+        h2 = Hop(str(r["t2"]), "out" if r.get("o2") else "in", b.label, b.key)
+        out.update((CandidateQuery(a, (h1, h2), end=b), None) for h1 in _reached(r, "t1", "o1"))
+    return list(out)

@@ -81,17 +81,6 @@ NAMED_NODES = (
 """Every node with a display value (``name``, else ``title``): the value, the labels, and which property holds it."""
 
 
-def node_edge_kinds(label: str | None, key: str, direction: str) -> str:
-    """The distinct ``(type(r) AS t, labels(other) AS l)`` of a node's outgoing (``out``) or incoming (``in``)
-    relationships; the node is ``(:label {key: $name})``, or ``{name: $name}`` of any label when ``label`` is None."""
-    if label is None:
-        node = "(n {name: $name})"
-    else:
-        node = f"(n:`{ident(label, 'label')}` {{`{ident(key, 'property')}`: $name}})"
-    arrow = "-[r]->" if direction == "out" else "<-[r]-"
-    return f"MATCH {node}{arrow}(m) RETURN DISTINCT type(r) AS t, labels(m) AS l"
-
-
 def first_display_value(label: str, rel_type: str) -> str:
     """The display value (``name``, else ``title``) of one ``label`` node with an outgoing ``rel_type`` edge."""
     return (

@@ -13,9 +13,7 @@ namespace and dropped when the namespace is re-ingested.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -44,10 +42,9 @@ class EntityLink:
 
 @dataclass
 class NameIndex:
-    """Lower-cased entity name -> [(name, labels, key)], plus each label's display property."""
+    """Lower-cased entity name (and its spoken form, ``_`` read as a space) -> [(name, labels, key)]."""
 
     by_lower: dict[str, list[tuple[str, list[str], str]]] = field(default_factory=dict)
-    display_keys: dict[str, str] = field(default_factory=dict)
     max_tokens: int = 1
 
     def named(self, name: str) -> list[tuple[str, list[str], str]]:
@@ -85,16 +82,13 @@ class EntityLinker:
     async def _build_index(self, namespace: str) -> NameIndex:
         rows = await self.graph.read(namespace, Q.NAMED_NODES, max_rows=self.max_index_rows, timeout_s=120)
         idx = NameIndex()
-        keys: dict[str, Counter[str]] = defaultdict(Counter)
         for r in rows:
             name, labels, key = str(r["name"]), visible_labels(r["labels"]), str(r["key"])
             idx.by_lower.setdefault(name.lower(), []).append((name, labels, key))
-            if surface(name) != name:  # "united_kingdom" is mentioned as "united kingdom"
-                idx.by_lower.setdefault(surface(name).lower(), []).append((name, labels, key))
-            idx.max_tokens = max(idx.max_tokens, len(surface(name).split()))
-            for lab in labels:
-                keys[lab][key] += 1
-        idx.display_keys = {lab: c.most_common(1)[0][0] for lab, c in keys.items()}
+            spoken = surface(name)
+            if spoken != name:  # "united_kingdom" is mentioned as "united kingdom"
+                idx.by_lower.setdefault(spoken.lower(), []).append((name, labels, key))
+            idx.max_tokens = max(idx.max_tokens, len(spoken.split()))
         idx.max_tokens = min(idx.max_tokens, 12)
         return idx
 
@@ -171,15 +165,3 @@ class EntityLinker:
                     out.append(EntityLink(mention, name, labels, key, hit.score, "vector"))
         out.sort(key=lambda link: -link.score)
         return out
-
-    async def edges(self, namespace: str, link: EntityLink) -> set[tuple[str, str, str]]:
-        """The entity's actual ``(relationship type, direction, other label)`` edges (for pruning)."""
-        label = link.labels[0] if link.labels else None
-        out_q, in_q = (Q.node_edge_kinds(label, link.key, d) for d in ("out", "in"))
-        outs, ins = await asyncio.gather(
-            self.graph.read(namespace, out_q, {"name": link.name}, max_rows=10_000),
-            self.graph.read(namespace, in_q, {"name": link.name}, max_rows=10_000),
-        )
-        edges = {(str(r["t"]), "out", lab) for r in outs for lab in visible_labels(r["l"])}
-        edges |= {(str(r["t"]), "in", lab) for r in ins for lab in visible_labels(r["l"])}
-        return edges

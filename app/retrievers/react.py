@@ -192,8 +192,8 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                     continue  # turning back twice on one relation re-finds the answers of a shorter path
                 ends = list(dict.fromkeys(e.dst for e in es))
                 kind = ends[0].kind
-                hops = [*p.hops, (*rel, kind)]
-                phrase = read_path(p.phrases[0], hops)[-1]
+                hops = (*p.hops, (*rel, kind))
+                phrases = read_path(p.phrases[0], hops)
                 support = Counter(e.dst.name for e in es)
                 offered = relation_text(rel[0], rel[1], kind)
                 out.append(
@@ -201,11 +201,11 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                         (*p.relations, rel),
                         ends,
                         [*p.example, es[0]],
-                        text=with_kind(phrase, kind),
+                        text=with_kind(phrases[-1], kind),
                         support=support,
                         offered=offered,
-                        phrases=(*p.phrases, phrase),
-                        hops=tuple(hops),
+                        phrases=tuple(phrases),
+                        hops=hops,
                     )
                 )
         return out

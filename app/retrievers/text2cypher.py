@@ -30,7 +30,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.concurrency import BuiltOnce
-from app.cypher.candidates import Anchor, CandidateQuery, Hop, hops_from_rows, specific_labels
+from app.cypher.candidates import Anchor, CandidateQuery, hops_from_rows, joins_from_rows, specific_labels
 from app.cypher.queries import ENTITY_LABEL
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
@@ -79,9 +79,10 @@ class Text2CypherConfig(ModeConfig):
     relevance + LLM log-softmax``; ``llm``: the LLM alone over every candidate (GraphRAFT as published);
     ``relevance``: the cross-encoder alone (no LLM), the shallowest path within ``depth_margin`` of the most relevant
     one first; ``auto``: ``combined`` with a tuned text2cypher adapter, else ``relevance``. Measured on MetaQA dev
-    (50 per hop, unlabelled graph, untuned SmolLM2-135M, Hits@1 1/2/3-hop): relevance 60/64/68 (margin 0.5),
-    combined 96/6/36 (the untuned LLM prefers the shortest query whatever the question), the LLM alone over the 32
-    most relevant 58/0/32."""
+    (50 per hop, unlabelled graph, untuned SmolLM2-135M, Hits@1 1/2/3-hop): relevance 50/62/68 through the service;
+    offline on the same candidates (reports/experiments/issue14) relevance without the margin 52/62/68, combined
+    96/6/36 (the untuned LLM prefers the shortest query whatever the question), the LLM alone over the 32 most
+    relevant 58/0/32."""
     depth_margin: float = Field(0.5, ge=0.0, le=20.0)
     """``relevance`` scoring: answer with the shallowest path scoring within this of the most relevant path."""
     relevance_weight: float = Field(1.0, ge=0.0, le=100.0)
@@ -284,15 +285,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
         async def join(a: Anchor, b: Anchor) -> list[CandidateQuery]:
             rows = await self.deps.graph.read(namespace, a.connecting_query(b), {"limit": 1000}, max_rows=1000)
-            out = []
-            for r in rows:
-                labels = specific_labels(r.get("l") or []) or [""]
-                k = str(r.get("k") or "name")
-                for lab in labels:
-                    h1 = Hop(str(r["t1"]), "out" if r["o1"] else "in", lab, k)
-                    h2 = Hop(str(r["t2"]), "out" if r["o2"] else "in", b.label, b.key)
-                    out.append(CandidateQuery(a, (h1, h2), end=b))
-            return out
+            return joins_from_rows(a, b, rows)
 
         groups = await asyncio.gather(*(join(a, b) for a, b in pairs))
         return list(dict.fromkeys(c for g in groups for c in g))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.cypher.candidates import Anchor, CandidateQuery, Hop, hops_from_rows
+from app.cypher.candidates import Anchor, CandidateQuery, Hop, hops_from_rows, joins_from_rows
 from app.cypher.queries import cypher_string, one_hop_example
 
 
@@ -51,6 +51,11 @@ def test_unlabelled_hops_and_the_queries_that_extend_and_join_paths() -> None:
         {"t": "BORN_IN", "out": True, "l": ["Entity", "_IngestLog"], "k": "name"},
     ]
     assert hops_from_rows(rows) == [Hop("BORN_IN", "out", "", "name"), Hop("DIRECTED_BY", "in", "Movie", "title")]
+    jane = Anchor("Jane", "Person")
+    joined = joins_from_rows(a, jane, [{"t1": "DIRECTED_BY", "o1": True, "t2": "BORN_IN", "o2": True, "l": ["Entity"]}])
+    assert [c.text for c in joined] == [
+        'MATCH (x1:Entity {name: "Kismet"})-[:DIRECTED_BY]->(x2)-[:BORN_IN]->(x3:Person {name: "Jane"}) RETURN x2.name'
+    ]
 
 
 def test_the_free_cypher_example_is_in_the_graphs_own_vocabulary() -> None:
