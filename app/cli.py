@@ -233,12 +233,12 @@ def train(
     data_dir: DataDirOpt = None,
 ) -> None:
     """LoRA fine-tuning of the local text2cypher model (CPU); load it with GRAPHRAG_LLM__TEXT2CYPHER__ADAPTER."""
-    from app.llm.local import ensure_converted_smollm2
+    from app.llm.local import local_model_path
     from app.training.lora import train_lora
     from app.training.synth import schema_file
 
     s = _settings(data_dir)
-    base = Path(s.llm.model) if s.llm.model else ensure_converted_smollm2(s.model_cache_dir)
+    base = local_model_path(s.llm.model, s.model_cache_dir)
     stats = train_lora(
         base_model=base,
         pairs_file=pairs,
@@ -253,6 +253,29 @@ def train(
         top_layers=top_layers,
     )
     typer.echo(json.dumps(stats, indent=2))
+
+
+@cli.command()
+def tune(
+    namespace: Annotated[str, typer.Option(help="The namespace to tune text2cypher for.")],
+    minutes: Annotated[float, typer.Option(help="Time budget: pair building, then training to fit.")] = 30.0,
+    max_pairs: Annotated[int, typer.Option(help="Training pairs built at most.")] = 2400,
+    seed: Annotated[int, typer.Option()] = 13,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Self-supervised text2cypher tuning: (question, query) pairs built from the namespace's own graph, a LoRA
+    adapter trained on them and installed for the namespace (the service uses it for that namespace)."""
+    from app.errors import AppError
+    from app.training.selftune import summary_line
+    from app.training.selftune import tune as run_tune
+
+    try:
+        stats = asyncio.run(run_tune(_settings(data_dir), namespace, minutes=minutes, max_pairs=max_pairs, seed=seed))
+    except AppError as e:
+        typer.echo(f"error: {e.message}", err=True)
+        raise typer.Exit(2) from e
+    typer.echo(json.dumps(stats, indent=2))
+    typer.echo(summary_line(stats))
 
 
 @cli.command()

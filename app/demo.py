@@ -124,8 +124,8 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
     )
     if kg_total:
         print(
-            f"== text2cypher (grounded, untuned model): expected answer is the top node for {kg_hits}/{kg_total} "
-            "knowledge-graph questions"
+            f"== text2cypher (grounded, no labelled questions): expected answer is the top node for "
+            f"{kg_hits}/{kg_total} knowledge-graph questions"
         )
     return 0 if answered == n else 1
 

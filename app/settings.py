@@ -235,6 +235,9 @@ class Settings(BaseSettings):
     models_dir: Path | None = None
     """Converted model cache (e.g. the packaged GGUF as safetensors); unset = ``$XDG_CACHE_HOME/graphrag-service``
     (``~/.cache/graphrag-service``), shared by every data dir."""
+    adapters_dir: Path | None = None
+    """Per-namespace LoRA adapters written by ``python -m app tune`` (``<adapters_dir>/<namespace>/<role>``) and
+    picked up by the service for that namespace; unset = ``<data_dir>/adapters``."""
     graph: GraphSettings = Field(default_factory=GraphSettings)
     vector: VectorSettings = Field(default_factory=VectorSettings)
     cache: CacheSettings = Field(default_factory=CacheSettings)
@@ -290,6 +293,10 @@ class Settings(BaseSettings):
     @property
     def qdrant_path(self) -> Path:
         return self.vector.path or (self.data_dir / "qdrant")
+
+    @property
+    def namespace_adapters_dir(self) -> Path:
+        return self.adapters_dir or (self.data_dir / "adapters")
 
     @property
     def model_cache_dir(self) -> Path:

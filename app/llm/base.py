@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypedDict, runtime_checkable
 
+from app.llm.adapters import TunedAdapter
 from app.settings import TunableRole
 from grounded import DecodingMethod, ScoredCandidate
 
@@ -63,9 +64,11 @@ class GroundedChooser(Protocol):
         top_m: int,
         method: DecodingMethod,
         max_forwards: int = 48,
+        adapter: TunedAdapter | None = None,
     ) -> list[ScoredCandidate]:
         """Top-m distinct candidates with ``log P(candidate + EOS | prompt)``, best first (``grounded.DecodingMethod``
-        says what each method does; ``max_forwards`` bounds best-first search)."""
+        says what each method does; ``max_forwards`` bounds best-first search), under ``adapter`` (a namespace's
+        tuned LoRA, ``app.llm.adapters``) when given."""
 
 
 @dataclass

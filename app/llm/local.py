@@ -9,8 +9,10 @@ load that folder (the same folder the vLLM worker serves).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import logging
+import re
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Any
 
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError
+from app.llm.adapters import TunedAdapter
 from app.llm.base import Generation, Message
 from app.llm.catalog import CATALOG_PREFIX, convert_gguf, converted, resolve_local_model
 from grounded import DecodingMethod, ScoredCandidate
@@ -44,6 +47,12 @@ def ensure_converted_smollm2(models_dir: Path) -> Path:
     if not converted(target):
         convert_gguf(packaged_gguf(), target)
     return target
+
+
+def local_model_path(configured: str | None, models_dir: Path) -> Path:
+    """The folder the local model loads (and LoRA training starts from): ``llm.model`` resolved, else the packaged
+    SmolLM2 converted once."""
+    return resolve_local_model(configured, models_dir) or ensure_converted_smollm2(models_dir)
 
 
 class _CancelOnEvent:
@@ -79,6 +88,8 @@ class LocalLLM:
         self.model: Any = None
         self.tokenizer: Any = None
         self._executor = BoundedExecutor("llm", workers=1, max_queue=max_queue)
+        self._loaded: dict[str, str] = {}
+        """Namespace adapters loaded (unmerged) on top of the model: name -> peft adapter name (name and version)."""
 
     def warm_up(self) -> None:
         if self.model is not None:
@@ -91,7 +102,7 @@ class LocalLLM:
 
         if self.threads:
             torch.set_num_threads(self.threads)
-        path = resolve_local_model(self._configured, self.models_dir) or ensure_converted_smollm2(self.models_dir)
+        path = local_model_path(self._configured, self.models_dir)
         self.model_path = path
         if self._configured and self._configured.startswith(CATALOG_PREFIX):
             self.model_name = path.name  # SmolLM2's when the catalog model is not fetched (resolve_local_model warns)
@@ -108,6 +119,35 @@ class LocalLLM:
 
     async def start(self) -> None:
         await asyncio.to_thread(self.warm_up)
+
+    def serves(self, adapter: TunedAdapter) -> bool:
+        """Whether ``adapter`` was trained on the model this object runs (and no merged role adapter replaces it)."""
+        path = self.model_path or resolve_local_model(self._configured, self.models_dir)
+        name = path.name if path is not None else SMOLLM2_DIRNAME
+        return self.adapter is None and Path(adapter.base_model()).name == name
+
+    def _active(self, adapter: TunedAdapter | None) -> contextlib.AbstractContextManager[Any]:
+        """Activate a namespace adapter for one call (loaded on first use, reloaded when rewritten), or run the
+        plain model. Runs on the executor's single worker, so switching never races a generation."""
+        if adapter is None:
+            return self.model.disable_adapter() if self._loaded else contextlib.nullcontext()
+        key = re.sub(r"\W", "_", f"{adapter.name}_{adapter.version}")  # peft names: no dots
+        if self._loaded.get(adapter.name) != key:
+            from peft import PeftModel
+
+            if not self._loaded:
+                self.model = PeftModel.from_pretrained(self.model, str(adapter.path), adapter_name=key)
+            else:
+                self.model.load_adapter(str(adapter.path), adapter_name=key)
+            self.model.eval()
+            stale = self._loaded.get(adapter.name)
+            self._loaded[adapter.name] = key
+            self.model.set_adapter(key)
+            if stale is not None:
+                self.model.delete_adapter(stale)
+            log.info("namespace adapter %s loaded from %s", adapter.name, adapter.path)
+        self.model.set_adapter(key)
+        return contextlib.nullcontext()
 
     async def close(self) -> None:
         self._executor.shutdown()
@@ -137,7 +177,7 @@ class LocalLLM:
         sampling: dict[str, Any] = (
             {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
         )
-        with torch.inference_mode():
+        with torch.inference_mode(), self._active(None):
             out = self.model.generate(
                 **inputs,
                 max_new_tokens=max_new_tokens,
@@ -168,6 +208,7 @@ class LocalLLM:
         top_m: int,
         method: DecodingMethod,
         max_forwards: int = 48,
+        adapter: TunedAdapter | None = None,
     ) -> list[ScoredCandidate]:
         import torch
 
@@ -175,7 +216,7 @@ class LocalLLM:
 
         self.warm_up()
         prompt = list(messages)
-        with torch.inference_mode():
+        with torch.inference_mode(), self._active(adapter):
             if method == "exact":
                 return top_m_exact(self.model, self.tokenizer, prompt, candidates, top_m=top_m)
             if method == "best_first":
@@ -193,9 +234,17 @@ class LocalLLM:
         top_m: int,
         method: DecodingMethod,
         max_forwards: int = 48,
+        adapter: TunedAdapter | None = None,
     ) -> list[ScoredCandidate]:
         return await self._executor.run(
-            self._choose_sync, messages, list(candidates), top_m, method, max_forwards, timeout_s=self.timeout_s
+            self._choose_sync,
+            messages,
+            list(candidates),
+            top_m,
+            method,
+            max_forwards,
+            adapter,
+            timeout_s=self.timeout_s,
         )
 
     async def stream(

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 
 from app.errors import DependencyError, DependencyTimeoutError
+from app.llm.adapters import TunedAdapter
 from app.llm.base import Generation, Message
 from grounded import DecodingMethod, ScoredCandidate
 
@@ -121,17 +122,21 @@ class VLLMClient:
         top_m: int,
         method: DecodingMethod,
         max_forwards: int = 48,
+        adapter: TunedAdapter | None = None,
     ) -> list[ScoredCandidate]:
         """Top-m candidates from the worker's ``/v1/grounded``, which takes the same method vocabulary: it scores
         candidates exactly (prompt log-probabilities, prefix cache) for ``exact``, ``best_first`` and ``beam`` (the
-        same top-m, exact) and decodes greedily under its trie logits processor for ``greedy``."""
+        same top-m, exact) and decodes greedily under its trie logits processor for ``greedy``. A namespace
+        ``adapter`` is selected by its name (the worker serves it: ``--grounded-lora text2cypher-NS=PATH``)."""
         body: dict[str, Any] = {
             "messages": list(messages),
             "candidates": list(candidates),
             "top_m": top_m,
             "method": method,
         }
-        if self.lora:
+        if adapter is not None:
+            body["lora"] = adapter.name
+        elif self.lora:
             body["lora"] = self.lora
         data = await self.post_json("/v1/grounded", body)
         out: list[ScoredCandidate] = []

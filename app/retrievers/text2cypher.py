@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -34,6 +35,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, hops_from_rows, joins_
 from app.cypher.queries import ENTITY_LABEL
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
+from app.llm.adapters import TunedAdapter, namespace_adapter
 from app.llm.base import GroundedChooser, Message
 from app.observability import TEXT2CYPHER_CANDIDATES, TEXT2CYPHER_QUERIES
 from app.retrievers.base import ModeConfig, Retriever, RetrieverDeps, RunContext
@@ -81,12 +83,16 @@ class Text2CypherConfig(ModeConfig):
     one first; ``auto``: ``combined`` with a tuned text2cypher adapter, else ``relevance``. Measured on MetaQA dev
     (50 per hop, unlabelled graph, untuned SmolLM2-135M, Hits@1 1/2/3-hop): relevance 50/62/68 through the service;
     offline on the same candidates (reports/experiments/issue14) relevance without the margin 52/62/68, combined
-    96/6/36 (the untuned LLM prefers the shortest query whatever the question), the LLM alone over the 32 most
-    relevant 58/0/32."""
+    (weight 1) 96/6/36 (the untuned LLM prefers the shortest query whatever the question), the LLM alone over the 32
+    most relevant 58/0/32. With the self-tuned adapter (``python -m app tune``; 100 per hop, offline): the tuned LLM
+    alone over the 32 most relevant 93/75/50, relevance with the margin 67/71/59, combined see
+    ``relevance_weight``."""
     depth_margin: float = Field(0.5, ge=0.0, le=20.0)
     """``relevance`` scoring: answer with the shallowest path scoring within this of the most relevant path."""
-    relevance_weight: float = Field(1.0, ge=0.0, le=100.0)
-    """Weight of the relevance score (cross-encoder logit) against the LLM's log-softmax in ``combined``."""
+    relevance_weight: float = Field(2.0, ge=0.0, le=100.0)
+    """Weight of the relevance score (cross-encoder logit) against the LLM's log-softmax in ``combined``. With the
+    self-tuned MetaQA adapter (100 per hop, offline, reports/experiments/issue14): weight 0.5 gives 90/75/72, 1 gives
+    89/77/73, 2 gives 85/75/82, 4 gives 79/73/84 (read off those validation questions)."""
     llm_candidates: int = Field(16, ge=1, le=10_000)
     """Candidates the LLM scores in ``combined`` scoring (the most relevant ones)."""
     decoding: Literal["auto"] | DecodingMethod = "auto"
@@ -191,8 +197,20 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         self._schemas: BuiltOnce[GraphSchema] = BuiltOnce()
         model = deps.llms.text2cypher
         self.chooser: GroundedChooser | None = model if isinstance(model, GroundedChooser) else None
-        self.tuned = "text2cypher" in deps.llms.tuned
-        """The model is a fine-tuned adapter, trained on the prompt without the schema."""
+        self.role_tuned = "text2cypher" in deps.llms.tuned
+        """The role's own adapter (``llm.text2cypher``) serves every namespace: namespace adapters are not used."""
+
+    def adapter_for(self, namespace: str) -> TunedAdapter | None:
+        """The namespace's self-tuned adapter (``python -m app tune``), when the model can serve it."""
+        if self.role_tuned or self.chooser is None:
+            return None
+        adapter = namespace_adapter(self.settings, namespace)
+        serves = getattr(self.chooser, "serves", None)
+        return adapter if adapter is not None and (serves is None or serves(adapter)) else None
+
+    def tuned_for(self, namespace: str) -> bool:
+        """A fine-tuned model ranks this namespace's candidates (trained on the prompt without the schema)."""
+        return self.role_tuned or self.adapter_for(namespace) is not None
 
     def invalidate(self, namespace: str) -> None:
         self._schemas.invalidate(namespace)
@@ -212,25 +230,40 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     async def enumerate(
         self, namespace: str, question: str, ctx: RunContext[Text2CypherTrace] | None = None
     ) -> Enumeration:
-        cfg = self.config
         ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         with ctx.stage("entity_linking"):
-            links = await self.deps.linker.link(namespace, question, max_mentions=cfg.max_mentions)
-        out = Enumeration(links)
-        if not links:
-            return out
+            links = await self.deps.linker.link(namespace, question, max_mentions=self.config.max_mentions)
         anchors = list(dict.fromkeys(Anchor(x.name, lab, x.key) for x in links for lab in anchor_labels(x)))
-        relevance: list[float] | None = []
+        e = await self.enumerate_from(namespace, anchors, question, ctx)
+        e.links = links
+        return e
+
+    async def enumerate_from(
+        self,
+        namespace: str,
+        anchors: list[Anchor],
+        question: str | None,
+        ctx: RunContext[Text2CypherTrace] | None = None,
+        rng: random.Random | None = None,
+    ) -> Enumeration:
+        """The candidates around ``anchors``. Without a question (self-supervised tuning) nothing is scored, and the
+        ``expand_beam`` paths of one length that are extended further are drawn with ``rng`` (else the first)."""
+        cfg = self.config
+        ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
+        out = Enumeration([])
+        if not anchors:
+            return out
+        relevance: list[float] | None = [] if question is not None else None
 
         async def add(cands: list[CandidateQuery]) -> list[float] | None:
             """Read the candidates, score them with the cross-encoder, keep them."""
             nonlocal relevance
             texts = [reading(c) for c in cands]
-            scores = await self.rerank_scores(question, texts, ctx) if cands else []
+            scores = await self.rerank_scores(question, texts, ctx) if cands and question is not None else []
             out.candidates += cands
             out.readings += texts
             relevance = None if scores is None or relevance is None else relevance + scores
-            return scores
+            return scores if question is not None else None
 
         level = [CandidateQuery(a, ()) for a in anchors]
         for _ in range(cfg.max_hops):
@@ -240,7 +273,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             if len(nxt) > room:
                 nxt, out.truncated = nxt[: max(0, room)], True
             scores = await add(nxt)
-            level = [nxt[i] for i in sorted(range(len(nxt)), key=lambda i: -scores[i])] if scores is not None else nxt
+            if scores is not None:
+                level = [nxt[i] for i in sorted(range(len(nxt)), key=lambda i: -scores[i])]
+            else:
+                level = rng.sample(nxt, len(nxt)) if rng is not None else nxt
             if len(level) > cfg.expand_beam:
                 out.unextended += len(level) - cfg.expand_beam
                 level = level[: cfg.expand_beam]
@@ -299,8 +335,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         cfg = self.config
         rel = e.relevance
         scoring = cfg.scoring
+        adapter = self.adapter_for(namespace) if scoring != "relevance" else None
+        tuned = self.role_tuned or adapter is not None
         if scoring == "auto":
-            scoring = "combined" if self.tuned else "relevance"
+            scoring = "combined" if tuned else "relevance"
         if scoring != "llm" and rel is None:
             scoring = "llm"  # no cross-encoder: the LLM alone
         if scoring != "relevance" and self.chooser is None:
@@ -331,10 +369,15 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             pool = sorted(range(n), key=lambda i: -rel[i])[: cfg.llm_candidates]
             method, top = "exact", len(pool)
         schema = await self.schema(namespace)
-        messages = build_messages(schema, question, with_schema=not self.tuned)
+        messages = build_messages(schema, question, with_schema=not tuned)
         assert self.chooser is not None
         scored = await self.chooser.choose(
-            messages, [e.candidates[i].text for i in pool], top_m=top, method=method, max_forwards=cfg.max_forwards
+            messages,
+            [e.candidates[i].text for i in pool],
+            top_m=top,
+            method=method,
+            max_forwards=cfg.max_forwards,
+            adapter=adapter,
         )
         lp = {pool[r.index]: r.logprob for r in scored}
         if scoring == "llm":

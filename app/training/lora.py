@@ -42,6 +42,27 @@ def train_lora(
     pairs_file: Path,
     schema_file: Path,
     out_dir: Path,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """LoRA on the (question, cypher) pairs of a JSONL file (``synth``), made on the graph of ``schema_file``."""
+    stats = train_lora_pairs(
+        base_model=base_model,
+        pairs=load_pairs(pairs_file),
+        schema=schema_from_file(schema_file),
+        out_dir=out_dir,
+        **kwargs,
+    )
+    stats["pairs"] = str(pairs_file)
+    (out_dir / "training.json").write_text(json.dumps(stats, indent=2))
+    return stats
+
+
+def train_lora_pairs(
+    *,
+    base_model: Path,
+    pairs: list[dict[str, Any]],
+    schema: GraphSchema | None,
+    out_dir: Path,
     epochs: float = 2.0,
     batch_size: int = 8,
     lr: float = 3e-4,
@@ -50,9 +71,13 @@ def train_lora(
     threads: int | None = None,
     max_examples: int | None = None,
     top_layers: int | None = None,
+    max_seconds: float | None = None,
 ) -> dict[str, Any]:
-    """``top_layers``: put LoRA on the last N decoder layers only, so that back-propagation stops there (on a CPU
-    this is what makes a run fit in minutes)."""
+    """LoRA on ``pairs`` (dicts with ``question``, ``cypher`` and optionally ``hops``), saved to ``out_dir``.
+
+    ``top_layers``: put LoRA on the last N decoder layers only, so that back-propagation stops there (on a CPU this
+    is what makes a run fit in minutes). ``max_seconds``: after the first steps are timed, the planned number of
+    steps is cut to what fits (the learning-rate schedule follows the new plan)."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -64,7 +89,7 @@ def train_lora(
     if threads:
         torch.set_num_threads(threads)
     rng = random.Random(seed)
-    pairs = load_pairs(pairs_file)
+    pairs = list(pairs)
     rng.shuffle(pairs)
     if max_examples:  # the same share of every hop count
         by_hops: dict[Any, list[dict[str, Any]]] = {}
@@ -73,7 +98,6 @@ def train_lora(
         share = max(1, max_examples // max(1, len(by_hops)))
         pairs = [p for group in by_hops.values() for p in group[:share]]
         rng.shuffle(pairs)
-    schema = schema_from_file(schema_file)
     tok = AutoTokenizer.from_pretrained(base_model)
     model = AutoModelForCausalLM.from_pretrained(base_model, dtype=torch.float32)
     eos = int(tok.eos_token_id)
@@ -107,8 +131,10 @@ def train_lora(
     t0 = time.perf_counter()
     losses: list[float] = []
     order: list[int] = []
-    bar = tqdm(range(steps), desc="lora", file=sys.stderr)
-    for step in bar:
+    planned = steps
+    bar = tqdm(total=steps, desc="lora", file=sys.stderr)
+    step = 0
+    while step < steps:
         if len(order) < batch_size:
             extra = list(range(len(examples)))
             rng.shuffle(extra)
@@ -130,13 +156,24 @@ def train_lora(
         sched.step()
         opt.zero_grad()
         losses.append(float(loss))
+        step += 1
+        bar.update(1)
         if step % 10 == 0:
             bar.set_postfix(loss=f"{sum(losses[-10:]) / len(losses[-10:]):.4f}")
+        if max_seconds is not None and step == 3:
+            fits = int((max_seconds - (time.perf_counter() - t0)) / ((time.perf_counter() - t0) / step)) + step
+            if fits < steps:
+                steps = max(step, fits)
+                bar.total = steps
+                bar.refresh()
+    bar.close()
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(out_dir))
     stats = {
         "examples": len(examples),
         "steps": steps,
+        "planned_steps": planned,
+        "epochs_done": round(steps * batch_size / max(1, len(examples)), 3),
         "epochs": epochs,
         "batch_size": batch_size,
         "lr": lr,
@@ -146,7 +183,5 @@ def train_lora(
         "loss_first10": round(sum(losses[:10]) / min(10, len(losses)), 4),
         "loss_last10": round(sum(losses[-10:]) / min(10, len(losses)), 4),
         "base_model": str(base_model),
-        "pairs": str(pairs_file),
     }
-    (out_dir / "training.json").write_text(json.dumps(stats, indent=2))
     return stats

@@ -10,6 +10,7 @@ from pathlib import Path
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.llm import build_llms
+from app.llm.adapters import TunedAdapter
 from app.llm.base import GroundedChooser, LLMs, Message
 from app.llm.local import LocalLLM
 from app.llm.vllm_client import VLLMClient
@@ -63,6 +64,7 @@ class Capture:
         top_m: int,
         method: DecodingMethod,
         max_forwards: int = 48,
+        adapter: TunedAdapter | None = None,
     ) -> list[ScoredCandidate]:
         self.messages = list(messages)
         return [ScoredCandidate(0, candidates[0], -0.1)]

@@ -1,0 +1,277 @@
+"""Self-supervised text2cypher tuning for one namespace (``python -m app tune --namespace NS``), with no labelled
+questions: the graph itself provides the training pairs (as TARGA and BYOKG do).
+
+1. **Anchors**: named nodes drawn at random from the namespace (names that name one node only, so a question about
+   one names one node).
+2. **Candidates**: from each anchor, the same enumerator the retriever runs (``Text2CypherRetriever.enumerate_from``,
+   no question: the paths of one length extended further are drawn at random), then up to ``per_depth`` candidates
+   of each length.
+3. **Answers**: each candidate runs; it is kept when it returns between 1 and ``max_answers`` distinct answers and
+   not the same answers as a shorter candidate of the same anchor (that question would be ambiguous between them).
+4. **Questions**: each kept candidate's path is read as text (``app.retrievers.kg.read_path``, the reading the
+   cross-encoder scores) and put in one of a few generic question forms ("what are the ... ?", "name the ...").
+5. **LoRA**: trained on (question, query) with the retriever's own prompt (``app.training.lora``), within the time
+   left, and moved into ``<adapters_dir>/<namespace>/text2cypher``, where the service finds it for that namespace.
+
+Time is bounded by ``minutes``: pair building stops at ``pair_share`` of it, training plans its steps to fit the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import shutil
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from app.container import Container
+from app.cypher.candidates import Anchor, CandidateQuery, specific_labels
+from app.cypher.queries import ENTITY_LABEL
+from app.errors import AppError, InvalidInputError
+from app.llm.adapters import adapter_dir, install_adapter
+from app.llm.local import local_model_path
+from app.retrievers.kg import read_path, words
+from app.retrievers.text2cypher import Text2CypherRetriever
+from app.settings import Settings
+from app.text import STOPWORDS, surface
+
+QUESTION_FORMS = (
+    "what is the {p}?",
+    "what are the {p}?",
+    "who is the {p}?",
+    "which are the {p}?",
+    "{p}?",
+    "name the {p}",
+    "list the {p}",
+    "tell me the {p}",
+)
+"""Generic English question frames around a path's reading."""
+OUTER_FORMS = (
+    "what {r} do the {p} have?",
+    "the {p}: what are their {r}?",
+    "for the {p}, list the {r}",
+    "{p}, {r}?",
+    "which {r} belong to the {p}?",
+)
+"""Frames that name the path's inner part first and its last relation (leaving the inner nodes) after it, so that a
+question ending in the first relation's words is not always a one-hop question."""
+ANCHOR_FORMS = ("what {r} does {p} have?", "{p}: what is its {r}?", "{p}'s {r}?")
+"""The same for a one-hop path (the inner part is the entity itself)."""
+UNKNOWN_KIND = ("entity", "ones", "things")
+"""Words for the nodes a hop reaches when the graph gives them no label."""
+
+
+def relation_phrase(rel_type: str, rng: random.Random) -> str:
+    """A relationship type in words, sometimes shortened to its content words or one of them (``HAS_GENRE`` →
+    "has genre" / "genre"; ``STARRED_ACTORS`` → "starred actors" / "starred" / "actors"): questions rarely
+    repeat a relation name verbatim, and the model should key on its meaning-bearing words."""
+    full = words(rel_type)
+    content = [w for w in full.split() if w not in STOPWORDS]
+    draw = rng.random()
+    if draw < 0.5 or not content:
+        return full
+    return " ".join(content) if draw < 0.75 else rng.choice(content)
+
+
+def verbalise(c: CandidateQuery, rng: random.Random) -> str:
+    """A question whose answer is what ``c`` returns: its path read as text (``read_path``, each relationship type
+    in words, shortened at random) in a random question frame; a path whose last hop leaves the inner nodes is
+    sometimes phrased inner part first ("the ones directed by X: what are their actors?")."""
+    said = {h.rel_type: relation_phrase(h.rel_type, rng) for h in c.hops}
+    hops = [(said[h.rel_type], h.direction, words(h.label) if h.label else rng.choice(UNKNOWN_KIND)) for h in c.hops]
+    phrases = read_path(surface(c.anchor.name), hops)
+    last = c.hops[-1]
+    turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
+    if last.direction == "out" and not turns_back and rng.random() < 0.4:
+        forms = OUTER_FORMS if len(c.hops) > 1 else ANCHOR_FORMS
+        return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
+    return rng.choice(QUESTION_FORMS).format(p=phrases[-1])
+
+
+async def anchor_pairs(
+    r: Text2CypherRetriever,
+    namespace: str,
+    anchor: Anchor,
+    rng: random.Random,
+    *,
+    per_depth: int,
+    max_answers: int,
+) -> list[dict[str, Any]]:
+    """Training pairs around one anchor (steps 2-4)."""
+    e = await r.enumerate_from(namespace, [anchor], None, rng=rng)
+    by_depth: dict[int, list[CandidateQuery]] = defaultdict(list)
+    for c in e.candidates:
+        by_depth[len(c.hops)].append(c)
+    chosen = [c for d in sorted(by_depth) for c in rng.sample(by_depth[d], min(per_depth, len(by_depth[d])))]
+    seen: list[frozenset[str]] = []
+    out = []
+    limit = 20 * max_answers
+    for c in chosen:
+        try:
+            rows = await r.deps.graph.read(namespace, c.execution_query(), {"limit": limit}, timeout_s=10)
+        except AppError:
+            continue
+        answers = frozenset(str(row["name"]) for row in rows if row.get("name") is not None)
+        if not answers or len(answers) > max_answers or len(rows) >= limit or answers in seen:
+            continue
+        seen.append(answers)
+        out.append(
+            {
+                "question": verbalise(c, rng),
+                "cypher": c.text,
+                "hops": len(c.hops),
+                "answers": len(answers),
+                "anchor": anchor.name,
+            }
+        )
+    return out
+
+
+async def build_pairs(
+    c: Container,
+    namespace: str,
+    *,
+    max_pairs: int,
+    deadline: float,
+    seed: int,
+    per_depth: int,
+    max_answers: int,
+    expand_beam: int,
+    concurrency: int = 4,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    base = c.retrievers["text2cypher"]
+    assert isinstance(base, Text2CypherRetriever)
+    r = Text2CypherRetriever(base.deps, base.config.model_copy(update={"expand_beam": expand_beam}))
+    rng = random.Random(seed)
+    idx = await c.deps.linker.index(namespace)
+    entries = sorted({(name, tuple(labels), key) for group in idx.by_lower.values() for name, labels, key in group})
+    names = Counter(name for name, _, _ in entries)
+    anchors = [
+        Anchor(name, (specific_labels(labels) or [ENTITY_LABEL])[0], key)
+        for name, labels, key in entries
+        if names[name] == 1
+    ]
+    rng.shuffle(anchors)
+    pairs: list[dict[str, Any]] = []
+    used = 0
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(a: Anchor, k: int) -> list[dict[str, Any]]:
+        async with sem:
+            return await anchor_pairs(
+                r, namespace, a, random.Random(seed * 1_000_003 + k), per_depth=per_depth, max_answers=max_answers
+            )
+
+    bar = tqdm(total=max_pairs, desc="pairs", file=sys.stderr)
+    step = concurrency * 4
+    while used < len(anchors) and len(pairs) < max_pairs and time.monotonic() < deadline:
+        batch = anchors[used : used + step]
+        for got in await asyncio.gather(*(one(a, used + k) for k, a in enumerate(batch))):
+            pairs += got
+            bar.update(len(got))
+        used += len(batch)
+    bar.close()
+    pairs = pairs[:max_pairs]
+    stats = {
+        "anchors_available": len(anchors),
+        "anchors_used": used,
+        "pairs": len(pairs),
+        "pairs_by_hops": dict(sorted(Counter(p["hops"] for p in pairs).items())),
+        "stopped_by": "deadline"
+        if time.monotonic() >= deadline
+        else ("pairs" if len(pairs) >= max_pairs else "anchors"),
+    }
+    return pairs, stats
+
+
+async def tune(
+    settings: Settings,
+    namespace: str,
+    *,
+    minutes: float = 30.0,
+    pair_share: float = 0.25,
+    max_pairs: int = 2400,
+    per_depth: int = 2,
+    max_answers: int = 50,
+    expand_beam: int = 4,
+    epochs: float = 1.0,
+    batch_size: int = 8,
+    lr: float = 1e-3,
+    rank: int = 16,
+    top_layers: int | None = None,
+    seed: int = 13,
+) -> dict[str, Any]:
+    """Build pairs from the namespace's graph, train the text2cypher LoRA, install it for the namespace."""
+    from app.training.lora import train_lora_pairs
+
+    t0 = time.monotonic()
+    budget = minutes * 60
+    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
+    try:
+        nodes, edges = await c.graph.counts(namespace)
+        if edges == 0:
+            raise InvalidInputError(f"namespace {namespace!r} has no relationships to tune on")
+        pairs, pair_stats = await build_pairs(
+            c,
+            namespace,
+            max_pairs=max_pairs,
+            deadline=t0 + pair_share * budget,
+            seed=seed,
+            per_depth=per_depth,
+            max_answers=max_answers,
+            expand_beam=expand_beam,
+        )
+    finally:
+        await c.close()
+    if not pairs:
+        raise InvalidInputError(f"no training pairs could be built from namespace {namespace!r}")
+    pair_seconds = time.monotonic() - t0
+    target = adapter_dir(settings, namespace)
+    work = target.with_name(target.name + ".new")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    (work / "pairs.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
+    base = local_model_path(settings.llm.model, settings.model_cache_dir)
+    train = train_lora_pairs(
+        base_model=base,
+        pairs=pairs,
+        schema=None,
+        out_dir=work,
+        epochs=epochs,
+        batch_size=batch_size,
+        lr=lr,
+        rank=rank,
+        top_layers=top_layers,
+        seed=seed,
+        threads=settings.llm.threads,
+        max_seconds=max(10.0, budget - (time.monotonic() - t0) - 15),
+    )
+    stats = {
+        "namespace": namespace,
+        "graph": {"nodes": nodes, "relationships": edges},
+        "minutes_budget": minutes,
+        "pair_seconds": round(pair_seconds, 1),
+        **pair_stats,
+        "training": train,
+        "total_seconds": round(time.monotonic() - t0, 1),
+        "adapter": str(target),
+    }
+    (work / "training.json").write_text(json.dumps(stats, indent=2))
+    install_adapter(work, target)
+    return stats
+
+
+def summary_line(stats: dict[str, Any]) -> str:
+    t = stats["training"]
+    return (
+        f"namespace {stats['namespace']}: {stats['pairs']} pairs {stats['pairs_by_hops']} from "
+        f"{stats['anchors_used']} anchors in {stats['pair_seconds']} s; LoRA {t['steps']} steps "
+        f"({t['epochs_done']} epochs) in {t['seconds']} s, loss {t['loss_first10']} -> {t['loss_last10']}; "
+        f"total {stats['total_seconds']} s -> {Path(stats['adapter'])}"
+    )

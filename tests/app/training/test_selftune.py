@@ -1,0 +1,159 @@
+"""Self-supervised text2cypher tuning: pairs built from the graph alone, a time-bounded LoRA, and an adapter the
+service finds for its namespace (and only there)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from app.container import Container
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.llm.adapters import adapter_dir, install_adapter, namespace_adapter
+from app.llm.local import LocalLLM
+from app.retrievers.base import RunContext
+from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
+from app.training.selftune import build_pairs, tune, verbalise
+from tests.conftest import SABLE, ingest_demo, make_settings
+
+
+def test_verbalised_questions_name_the_anchor_and_every_relation() -> None:
+    c = CandidateQuery(Anchor("Curlew_Class", "Entity"), (Hop("DESIGNED_BY", "out", ""), Hop("BORN_IN", "out", "City")))
+    rng = random.Random(0)
+    for _ in range(20):
+        q = verbalise(c, rng)
+        assert "Curlew Class" in q and "designed" in q and "born" in q
+
+
+async def test_pairs_from_the_graph_alone_are_answerable_and_unambiguous(container: Container) -> None:
+    pairs, stats = await build_pairs(
+        container,
+        "demo",
+        max_pairs=60,
+        deadline=float("inf"),
+        seed=3,
+        per_depth=2,
+        max_answers=20,
+        expand_beam=4,
+    )
+    assert stats["pairs"] == len(pairs) == 60 and set(stats["pairs_by_hops"]) == {1, 2, 3}
+    t2c = container.retrievers["text2cypher"]
+    assert isinstance(t2c, Text2CypherRetriever)
+    answers_by_anchor: dict[str, list[frozenset[str]]] = defaultdict(list)
+    for p in pairs:
+        # the query is one the retriever enumerates from that anchor, and it answers with 1..20 nodes
+        idx = await container.deps.linker.index("demo")
+        (name, labels, key), *_ = idx.named(p["anchor"])
+        e = await t2c.enumerate_from("demo", [Anchor(name, t2c_label(labels), key)], None)
+        (cand,) = [c for c in e.candidates if c.text == p["cypher"]]
+        rows = await container.graph.read("demo", cand.execution_query(), {"limit": 1000})
+        got = frozenset(str(r["name"]) for r in rows)
+        assert 1 <= len(got) == p["answers"] <= 20 and p["hops"] == len(cand.hops)
+        assert got not in answers_by_anchor[p["anchor"]]  # no two questions of an anchor share their answers
+        answers_by_anchor[p["anchor"]].append(got)
+
+
+def t2c_label(labels: list[str]) -> str:
+    from app.cypher.candidates import specific_labels
+
+    return (specific_labels(labels) or ["Entity"])[0]
+
+
+def test_training_stops_within_its_time_budget(tmp_path: Path, smollm2_dir: Path) -> None:
+    from app.training.lora import train_lora_pairs
+
+    pairs = [{"question": f"Which manufacturer built the Sable Class? {i}", "cypher": SABLE} for i in range(40)]
+    stats = train_lora_pairs(
+        base_model=smollm2_dir,
+        pairs=pairs,
+        schema=None,
+        out_dir=tmp_path / "a",
+        epochs=1,
+        batch_size=1,
+        rank=2,
+        top_layers=1,
+        max_seconds=0.01,
+    )
+    assert stats["planned_steps"] == 40 and stats["steps"] == 3 and stats["epochs_done"] == 0.075
+    assert (tmp_path / "a" / "adapter_config.json").exists()
+
+
+def test_installing_an_adapter_replaces_the_previous_one(tmp_path: Path) -> None:
+    target = tmp_path / "ns" / "text2cypher"
+    for version in ("one", "two"):
+        built = tmp_path / f"built-{version}"
+        built.mkdir()
+        (built / "adapter_config.json").write_text("{}")
+        (built / "v").write_text(version)
+        install_adapter(built, target)
+        assert (target / "v").read_text() == version and not built.exists()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["text2cypher"]
+
+
+async def test_a_namespace_adapter_serves_its_namespace_only(
+    container: Container, t2c: Text2CypherRetriever, smollm2_dir: Path, tmp_path: Path
+) -> None:
+    from app.training.lora import train_lora_pairs
+
+    llm = container.llm
+    assert isinstance(llm, LocalLLM)
+    question = "Which manufacturer built the Sable Class?"
+    e = await t2c.enumerate("demo", question)
+    texts = [c.text for c in e.candidates]
+    messages = [{"role": "user", "content": question}]
+    before = await llm.choose(messages, texts[:4], top_m=4, method="exact")
+    assert t2c.adapter_for("demo") is None and not t2c.tuned_for("demo")
+    built = tmp_path / "built"
+    train_lora_pairs(
+        base_model=smollm2_dir,
+        pairs=[{"question": question, "cypher": SABLE}] * 8,
+        schema=None,
+        out_dir=built,
+        epochs=1,
+        batch_size=4,
+        lr=3e-3,
+        rank=2,
+        top_layers=2,
+    )
+    target = adapter_dir(container.settings, "demo")
+    install_adapter(built, target)
+    try:
+        adapter = t2c.adapter_for("demo")
+        assert adapter is not None and adapter == namespace_adapter(container.settings, "demo")
+        assert t2c.tuned_for("demo") and t2c.adapter_for("other") is None
+        tuned = await llm.choose(messages, texts[:4], top_m=4, method="exact", adapter=adapter)
+        assert {r.text: r.logprob for r in tuned} != {r.text: r.logprob for r in before}
+        # the plain model is unchanged for every other call (answers, other namespaces)
+        again = await llm.choose(messages, texts[:4], top_m=4, method="exact")
+        assert [(r.text, round(r.logprob, 4)) for r in again] == [(r.text, round(r.logprob, 4)) for r in before]
+        # auto scoring combines relevance with the tuned model's scores, on the prompt without the schema
+        ctx = RunContext(mode="text2cypher", trace=Text2CypherTrace())
+        ranked, _, method = await t2c.choose("demo", question, e, ctx)
+        assert method == "exact" and all(r.logprob is not None for r in ranked)
+    finally:
+        shutil.rmtree(target.parent, ignore_errors=True)
+    assert t2c.adapter_for("demo") is None
+
+
+async def test_tune_end_to_end_and_the_service_uses_the_adapter(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "data")
+    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
+    try:
+        await ingest_demo(c)
+    finally:
+        await c.close()
+    stats: dict[str, Any] = await tune(settings, "demo", minutes=0.2, max_pairs=24, rank=2, top_layers=1)
+    assert stats["pairs"] == 24 and stats["training"]["steps"] >= 1
+    assert (Path(stats["adapter"]) / "pairs.jsonl").exists()
+    c = await Container.start(settings, modes=["text2cypher", "vector"])
+    try:
+        r = c.retrievers["text2cypher"]
+        assert isinstance(r, Text2CypherRetriever) and r.adapter_for("demo") is not None
+        from app.retrievers.types import RetrievalQuery
+
+        res = await r.retrieve(RetrievalQuery(question="Which manufacturer built the Sable Class?", namespace="demo"))
+        assert res.trace.model_dump()["decoding"] == "exact" and res.items
+    finally:
+        await c.close()
