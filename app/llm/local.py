@@ -132,6 +132,7 @@ class LocalLLM:
         if adapter is None:
             return self.model.disable_adapter() if self._loaded else contextlib.nullcontext()
         key = re.sub(r"\W", "_", f"{adapter.name}_{adapter.version}")  # peft names: no dots
+        stale = None
         if self._loaded.get(adapter.name) != key:
             from peft import PeftModel
 
@@ -142,11 +143,10 @@ class LocalLLM:
             self.model.eval()
             stale = self._loaded.get(adapter.name)
             self._loaded[adapter.name] = key
-            self.model.set_adapter(key)
-            if stale is not None:
-                self.model.delete_adapter(stale)
             log.info("namespace adapter %s loaded from %s", adapter.name, adapter.path)
         self.model.set_adapter(key)
+        if stale is not None:  # the previous version, no longer active
+            self.model.delete_adapter(stale)
         return contextlib.nullcontext()
 
     async def close(self) -> None:

@@ -49,8 +49,9 @@ from grounded import DecodingMethod
 INSTRUCTION = "Write the Cypher query that answers the question."
 
 
-def anchor_labels(link: EntityLink) -> list[str]:
-    return specific_labels(link.labels) or list(link.labels) or [ENTITY_LABEL]
+def anchor_labels(labels: Sequence[str]) -> list[str]:
+    """The labels a linked node is matched under in candidate queries: its specific ones, else what it has."""
+    return specific_labels(labels) or list(labels) or [ENTITY_LABEL]
 
 
 def build_messages(
@@ -233,7 +234,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         with ctx.stage("entity_linking"):
             links = await self.deps.linker.link(namespace, question, max_mentions=self.config.max_mentions)
-        anchors = list(dict.fromkeys(Anchor(x.name, lab, x.key) for x in links for lab in anchor_labels(x)))
+        anchors = list(dict.fromkeys(Anchor(x.name, lab, x.key) for x in links for lab in anchor_labels(x.labels)))
         e = await self.enumerate_from(namespace, anchors, question, ctx)
         e.links = links
         return e

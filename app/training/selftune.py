@@ -25,19 +25,19 @@ import shutil
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from app.container import Container
-from app.cypher.candidates import Anchor, CandidateQuery, specific_labels
-from app.cypher.queries import ENTITY_LABEL
+from app.cypher.candidates import Anchor, CandidateQuery
 from app.errors import AppError, InvalidInputError
 from app.llm.adapters import adapter_dir, install_adapter
 from app.llm.local import local_model_path
 from app.retrievers.kg import read_path, words
-from app.retrievers.text2cypher import Text2CypherRetriever
+from app.retrievers.text2cypher import Text2CypherRetriever, anchor_labels
 from app.settings import Settings
 from app.text import STOPWORDS, surface
 
@@ -92,6 +92,11 @@ def verbalise(c: CandidateQuery, rng: random.Random) -> str:
         forms = OUTER_FORMS if len(c.hops) > 1 else ANCHOR_FORMS
         return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
     return rng.choice(QUESTION_FORMS).format(p=phrases[-1])
+
+
+def anchor_of(name: str, labels: Sequence[str], key: str) -> Anchor:
+    """A name-index entry as the retriever would anchor it (its first anchor label)."""
+    return Anchor(name, anchor_labels(labels)[0], key)
 
 
 async def anchor_pairs(
@@ -152,11 +157,7 @@ async def build_pairs(
     idx = await c.deps.linker.index(namespace)
     entries = sorted({(name, tuple(labels), key) for group in idx.by_lower.values() for name, labels, key in group})
     names = Counter(name for name, _, _ in entries)
-    anchors = [
-        Anchor(name, (specific_labels(labels) or [ENTITY_LABEL])[0], key)
-        for name, labels, key in entries
-        if names[name] == 1
-    ]
+    anchors = [anchor_of(name, labels, key) for name, labels, key in entries if names[name] == 1]
     rng.shuffle(anchors)
     pairs: list[dict[str, Any]] = []
     used = 0

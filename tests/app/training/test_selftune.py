@@ -15,7 +15,7 @@ from app.llm.adapters import adapter_dir, install_adapter, namespace_adapter
 from app.llm.local import LocalLLM
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
-from app.training.selftune import build_pairs, tune, verbalise
+from app.training.selftune import anchor_of, build_pairs, tune, verbalise
 from tests.conftest import SABLE, ingest_demo, make_settings
 
 
@@ -42,23 +42,17 @@ async def test_pairs_from_the_graph_alone_are_answerable_and_unambiguous(contain
     t2c = container.retrievers["text2cypher"]
     assert isinstance(t2c, Text2CypherRetriever)
     answers_by_anchor: dict[str, list[frozenset[str]]] = defaultdict(list)
+    idx = await container.deps.linker.index("demo")
     for p in pairs:
         # the query is one the retriever enumerates from that anchor, and it answers with 1..20 nodes
-        idx = await container.deps.linker.index("demo")
-        (name, labels, key), *_ = idx.named(p["anchor"])
-        e = await t2c.enumerate_from("demo", [Anchor(name, t2c_label(labels), key)], None)
+        ((name, labels, key),) = idx.named(p["anchor"])
+        e = await t2c.enumerate_from("demo", [anchor_of(name, labels, key)], None)
         (cand,) = [c for c in e.candidates if c.text == p["cypher"]]
         rows = await container.graph.read("demo", cand.execution_query(), {"limit": 1000})
         got = frozenset(str(r["name"]) for r in rows)
         assert 1 <= len(got) == p["answers"] <= 20 and p["hops"] == len(cand.hops)
         assert got not in answers_by_anchor[p["anchor"]]  # no two questions of an anchor share their answers
         answers_by_anchor[p["anchor"]].append(got)
-
-
-def t2c_label(labels: list[str]) -> str:
-    from app.cypher.candidates import specific_labels
-
-    return (specific_labels(labels) or ["Entity"])[0]
 
 
 def test_training_stops_within_its_time_budget(tmp_path: Path, smollm2_dir: Path) -> None:
