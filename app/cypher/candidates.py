@@ -57,13 +57,16 @@ class Hop:
 
 @dataclass(frozen=True)
 class Anchor:
-    """A linked entity: its display value, the property holding it, and the label used in the pattern."""
+    """A linked entity: its display value, the property holding it, and the label used in the pattern. Without a
+    name it stands for every node of its label (the label-anchored shapes of ``app.cypher.shapes``)."""
 
-    name: str
+    name: str | None
     label: str
     key: str = "name"
 
     def node(self, var: str) -> str:
+        if self.name is None:
+            return f"({var}:{ident(self.label, 'label')})"
         return f"({var}:{ident(self.label, 'label')} {{{ident(self.key, 'property')}: {cypher_string(self.name)}}})"
 
     def connecting_query(self, other: Anchor) -> str:
@@ -97,6 +100,20 @@ class CandidateQuery:
     def return_var(self) -> str:
         return f"x{self.return_index}"
 
+    @property
+    def size(self) -> int:
+        """How much the query says: its hops (the ``relevance`` scoring prefers the smallest of near-equal ones)."""
+        return len(self.hops)
+
+    def node_kind(self, index: int) -> tuple[str, str]:
+        """The label (empty when none) and display property of the path's node ``x{index}``."""
+        if index == 1:
+            return self.anchor.label, self.anchor.key
+        if self.end is not None and index == len(self.hops) + 1:
+            return self.end.label, self.end.key
+        hop = self.hops[index - 2]
+        return hop.label, hop.key
+
     def match_clause(self, *, named: bool = False) -> str:
         """The MATCH pattern; ``named`` names the relationships ``r1``.. (for :meth:`where_clause`)."""
         parts = [self.anchor.node("x1")]
@@ -111,6 +128,11 @@ class CandidateQuery:
     def where_clause(self) -> str:
         """`` WHERE r1 <> r3 AND x3 <> x1``: no edge is used twice (for every pair of hops of one type) and no node of a
         linked entity is reached again by another node of the path (needs ``match_clause(named=True)``)."""
+        conds = self.where_conditions()
+        return " WHERE " + " AND ".join(conds) if conds else ""
+
+    def where_conditions(self) -> list[str]:
+        """The conditions of :meth:`where_clause`."""
         n = len(self.hops)
         conds = [
             f"r{i + 1} <> r{j + 1}"
@@ -118,10 +140,10 @@ class CandidateQuery:
             for j in range(i + 1, n)
             if self.hops[i].rel_type == self.hops[j].rel_type
         ]
-        linked = ["x1"] + ([f"x{n + 1}"] if self.end is not None else [])
+        linked = (["x1"] if self.anchor.name is not None else []) + ([f"x{n + 1}"] if self.end is not None else [])
         for k in range(2, n + 2):
             conds += [f"x{k} <> {lv}" for lv in linked if lv != f"x{k}"]
-        return " WHERE " + " AND ".join(conds) if conds else ""
+        return conds
 
     def extension_query(self) -> str:
         """The distinct ``(t, out, l, k)`` of the edges leaving the path's end nodes (at most ``$nodes`` of them):

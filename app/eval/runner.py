@@ -29,6 +29,7 @@ from app.retrievers.registry import available_modes
 from app.retrievers.types import CypherTrace, Trace
 from app.schemas import AskRequest, RetrieveRequest
 from app.settings import Settings
+from app.stores.graph.base import NodeValue
 
 PASSAGE_KS = (1, 2, 5, 10)
 KG_KS = (1, 5, 10, 20)
@@ -63,6 +64,23 @@ def _row_key(row: dict[str, Any]) -> tuple[str, ...]:
 def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
     """Execution accuracy: the two results are equal as multisets of rows (column names and order ignored)."""
     return Counter(map(_row_key, a)) == Counter(map(_row_key, b))
+
+
+def _answer_values(rows: list[dict[str, Any]]) -> set[str]:
+    """The distinct values of each row's first column, a node as its display value (``name``, else ``title``)."""
+    out = set()
+    for row in rows:
+        v = next(iter(row.values()), None)
+        if isinstance(v, NodeValue):
+            v = v.properties.get("name", v.properties.get("title"))
+        out.add(json.dumps(v, sort_keys=True, default=str))
+    return out
+
+
+def answers_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
+    """A looser reading of execution accuracy, reported beside it: the same answers in the first column (as sets;
+    a node compared by its display value), whatever else each query returns."""
+    return _answer_values(a) == _answer_values(b)
 
 
 def score_passages(ranked: list[str], q: EvalQuestion) -> dict[str, float]:
@@ -158,12 +176,14 @@ class Evaluator:
             except AppError:
                 return None
         if not isinstance(trace, CypherTrace) or trace.query is None:
-            return {"executable": 0.0, "execution_accuracy": 0.0, "produced_query": 0.0}
+            return {"executable": 0.0, "execution_accuracy": 0.0, "answer_accuracy": 0.0, "produced_query": 0.0}
         ok = trace.error is None
+        gold = self._gold_rows[gold_q]
         return {
             "produced_query": 1.0,
             "executable": 1.0 if ok else 0.0,
-            "execution_accuracy": 1.0 if ok and results_equal(trace.rows, self._gold_rows[gold_q]) else 0.0,
+            "execution_accuracy": 1.0 if ok and results_equal(trace.rows, gold) else 0.0,
+            "answer_accuracy": 1.0 if ok and answers_equal(trace.rows, gold) else 0.0,
         }
 
 

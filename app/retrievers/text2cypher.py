@@ -5,7 +5,9 @@
    extended by the relationship types and directions that actually leave the nodes it reaches (labels name the
    hops only where the graph has them), plus the paths joining two linked entities. Every candidate matches
    something when it is built. On dense graphs only the ``expand_beam`` most relevant paths of one length are
-   extended further, and ``max_candidates`` bounds the total (the trace says when either cut).
+   extended further, and ``max_candidates`` bounds the total (the trace says when either cut). Where labels carry
+   properties, the shapes of ``app.retrievers.shapes`` follow (counts, aggregates, conditions on the question's
+   constants, orderings, most/fewest, questions naming no entity), bounded by ``filter_beam``.
 3. Score each candidate's relevance cheaply: the cross-encoder against the path read as a question phrases it
    ("release year of entity written by X"), then let the LLM score the ``llm_candidates`` most relevant ones
    under the token-trie constraint (exact ``log P(query + EOS | prompt)``, prompt KV shared). The ranking combines
@@ -33,6 +35,7 @@ from pydantic import BaseModel, Field
 from app.concurrency import BuiltOnce
 from app.cypher.candidates import Anchor, CandidateQuery, hops_from_rows, joins_from_rows, specific_labels
 from app.cypher.queries import ENTITY_LABEL
+from app.cypher.shapes import Shape
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
 from app.llm.adapters import TunedAdapter, namespace_adapter
@@ -41,6 +44,13 @@ from app.observability import TEXT2CYPHER_CANDIDATES, TEXT2CYPHER_QUERIES
 from app.retrievers.base import ModeConfig, Retriever, RetrieverDeps, RunContext
 from app.retrievers.kg import read_path, with_kind, words
 from app.retrievers.linking import EntityLink
+from app.retrievers.shapes import (
+    PropertyProfiles,
+    ShapeEnumerator,
+    constants_used,
+    question_literals,
+    shape_reading,
+)
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphSchema
 from app.text import surface
@@ -94,6 +104,22 @@ class Text2CypherConfig(ModeConfig):
     """Weight of the relevance score (cross-encoder logit) against the LLM's log-softmax in ``combined``. With the
     self-tuned MetaQA adapter (100 per hop, offline, reports/experiments/issue14): weight 0.5 gives 90/75/72, 1 gives
     89/77/73, 2 gives 85/75/82, 4 gives 79/73/84 (read off those validation questions)."""
+    shapes: bool = True
+    """Also enumerate the shapes of ``app.cypher.shapes`` (counts, aggregates, property conditions from the question's
+    constants, orderings, most/fewest, label-anchored questions) where the graph's labels have properties."""
+    shape_paths: int = Field(4, ge=0, le=100)
+    """Entity-anchored paths (the most relevant, at most 2 hops) whose answers are counted, aggregated, ordered."""
+    filter_beam: int = Field(12, ge=1, le=1000)
+    """Shapes (the most relevant) given each condition the question's constants allow, per stage (two stages: one
+    condition, then a second): with the base shapes, what bounds the shape candidates."""
+    label_min_relevance: float = Field(-6.0, ge=-100.0, le=100.0)
+    """Shapes that name no entity (label-anchored) are dropped below this relevance: a question about nothing in
+    the graph ("what is the weather today?" scores about -10 against every one) gets no query rather than a list
+    of some label's nodes. Read off a few such questions and the movies validation questions (-3.5 at least)."""
+    constant_weight: float = Field(2.0, ge=0.0, le=100.0)
+    """Added to a candidate's relevance per constant of the question it states (a linked entity, a number or quoted
+    text in a condition, its limit): a query that ignores what the question states is rarely its query. Read off the
+    movies validation questions (reports/experiments/issue14)."""
     llm_candidates: int = Field(16, ge=1, le=10_000)
     """Candidates the LLM scores in ``combined`` scoring (the most relevant ones)."""
     decoding: Literal["auto"] | DecodingMethod = "auto"
@@ -155,34 +181,35 @@ class Enumeration:
     """The candidates of one question, in enumeration order, with their readings and relevance scores."""
 
     links: list[EntityLink]
-    candidates: list[CandidateQuery] = field(default_factory=list)
+    candidates: list[CandidateQuery | Shape] = field(default_factory=list)
     readings: list[str] = field(default_factory=list)
     """Each candidate's path as text (what the cross-encoder scores)."""
     relevance: list[float] | None = None
     """The cross-encoder's scores, or None without a reranker."""
     truncated: bool = False
     unextended: int = 0
+    base_shapes: int = 0
+    """Shapes before conditions were added (``filter_beam``)."""
+    constants: list[int] = field(default_factory=list)
+    """How many of the question's constants each candidate states (``shapes.constants_used``)."""
 
 
-def reading(c: CandidateQuery) -> str:
+def reading(c: CandidateQuery | Shape) -> str:
     """The candidate's path as a question would phrase it (``app.retrievers.kg.read_path``), with the kind of the
-    answer: "release year of entity written by Kismet", "person directed by of Kismet (person)"."""
+    answer: "release year of entity written by Kismet", "person directed by of Kismet (person)"; a shape as
+    ``app.retrievers.shapes.shape_reading`` reads it."""
+    if isinstance(c, Shape):
+        return shape_reading(c)
+    name = surface(c.anchor.name or "")
     kinds = [words(h.label) if h.label else "" for h in c.hops]
     if c.end is None:
         hops = [(h.rel_type, h.direction, k) for h, k in zip(c.hops, kinds, strict=True)]
-        return with_kind(read_path(surface(c.anchor.name), hops)[-1], kinds[-1])
+        return with_kind(read_path(name, hops)[-1], kinds[-1])
     # (a)-h1-(x)-h2-(b), returning x: what x is to a, and to b
     h1, h2 = c.hops
-    to_a = (
-        f"{words(h1.rel_type)} {surface(c.anchor.name)}"
-        if h1.direction == "in"
-        else (f"{words(h1.rel_type)} of {surface(c.anchor.name)}")
-    )
-    to_b = (
-        f"{words(h2.rel_type)} {surface(c.end.name)}"
-        if h2.direction == "out"
-        else (f"{words(h2.rel_type)} of {surface(c.end.name)}")
-    )
+    to_a = f"{words(h1.rel_type)} {name}" if h1.direction == "in" else f"{words(h1.rel_type)} of {name}"
+    other = surface(c.end.name or "")
+    to_b = f"{words(h2.rel_type)} {other}" if h2.direction == "out" else f"{words(h2.rel_type)} of {other}"
     return with_kind(f"{kinds[0] or 'entity'} {to_a} and {to_b}", kinds[0])
 
 
@@ -196,6 +223,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     def __init__(self, deps: RetrieverDeps, config: Text2CypherConfig | None = None) -> None:
         super().__init__(deps, config)
         self._schemas: BuiltOnce[GraphSchema] = BuiltOnce()
+        self.profiles = PropertyProfiles(deps.graph)
+        self.shapes = ShapeEnumerator(deps.graph, self.profiles, filter_beam=self.config.filter_beam)
         model = deps.llms.text2cypher
         self.chooser: GroundedChooser | None = model if isinstance(model, GroundedChooser) else None
         self.role_tuned = "text2cypher" in deps.llms.tuned
@@ -215,6 +244,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
     def invalidate(self, namespace: str) -> None:
         self._schemas.invalidate(namespace)
+        self.profiles.invalidate(namespace)
 
     async def schema(self, namespace: str) -> GraphSchema:
         """The graph schema the untuned model's prompt shows."""
@@ -223,7 +253,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     # --- step 1 + 2 -----------------------------------------------------------------------------------------
     async def candidates(
         self, namespace: str, question: str, ctx: RunContext[Text2CypherTrace] | None = None
-    ) -> tuple[list[EntityLink], list[CandidateQuery], bool]:
+    ) -> tuple[list[EntityLink], list[CandidateQuery | Shape], bool]:
         """Linked entities, the candidate queries around them, and whether a bound cut them."""
         e = await self.enumerate(namespace, question, ctx)
         return e.links, e.candidates, e.truncated or e.unextended > 0
@@ -252,11 +282,11 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         cfg = self.config
         ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         out = Enumeration([])
-        if not anchors:
+        if not anchors and (question is None or not cfg.shapes):
             return out
         relevance: list[float] | None = [] if question is not None else None
 
-        async def add(cands: list[CandidateQuery]) -> list[float] | None:
+        async def add(cands: list[Any]) -> list[float] | None:
             """Read the candidates, score them with the cross-encoder, keep them."""
             nonlocal relevance
             texts = [reading(c) for c in cands]
@@ -267,7 +297,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             return scores if question is not None else None
 
         level = [CandidateQuery(a, ()) for a in anchors]
-        for _ in range(cfg.max_hops):
+        for _ in range(cfg.max_hops if level else 0):
             with ctx.stage("candidate_enumeration"):
                 nxt = await self._extend(namespace, level)
             room = cfg.max_candidates - len(out.candidates)
@@ -287,14 +317,32 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             with ctx.stage("candidate_enumeration"):
                 joins = await self._connecting(namespace, anchors)
             await add(joins[: max(0, cfg.max_candidates - len(out.candidates))])
-        # the same query text can arise twice (a name linked under two labels): keep the first
+        if cfg.shapes and question is not None and not out.truncated:
+            with ctx.stage("candidate_enumeration"):
+                schema = await self.schema(namespace)
+            paths = [i for i, c in enumerate(out.candidates) if isinstance(c, CandidateQuery) and c.end is None]
+            if relevance is not None:
+                rel = relevance
+                paths.sort(key=lambda i: -rel[i])
+            best = [out.candidates[i] for i in paths if len(out.candidates[i].hops) <= 2][: cfg.shape_paths]
+            _, out.base_shapes = await self.shapes.enumerate(
+                namespace, schema, question, [c for c in best if isinstance(c, CandidateQuery)], add
+            )
+        # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
+        # label-anchored shapes of a question the graph knows nothing about
         first: dict[str, int] = {}
         for i, c in enumerate(out.candidates):
+            unanchored = isinstance(c, Shape) and c.anchor.name is None
+            if relevance is not None and unanchored and relevance[i] < cfg.label_min_relevance:
+                continue
             first.setdefault(c.text, i)
         keep = sorted(first.values())
         out.candidates = [out.candidates[i] for i in keep]
         out.readings = [out.readings[i] for i in keep]
         out.relevance = [relevance[i] for i in keep] if relevance is not None else None
+        if question is not None:
+            lits = question_literals(question)
+            out.constants = [constants_used(c, lits) for c in out.candidates]
         return out
 
     async def _extend(self, namespace: str, level: list[CandidateQuery]) -> list[CandidateQuery]:
@@ -335,6 +383,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         LLM decoded (None when it did not run)."""
         cfg = self.config
         rel = e.relevance
+        if rel is not None and e.constants:
+            rel = [x + cfg.constant_weight * k for x, k in zip(rel, e.constants, strict=True)]
         scoring = cfg.scoring
         adapter = self.adapter_for(namespace) if scoring != "relevance" else None
         tuned = self.role_tuned or adapter is not None
@@ -352,9 +402,13 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         if scoring == "relevance":
             assert rel is not None
             order = sorted(range(n), key=lambda i: -rel[i])
-            near = [i for i in order if rel[i] >= rel[order[0]] - cfg.depth_margin]
-            depth = min(len(e.candidates[i].hops) for i in near)
-            first = next(i for i in near if len(e.candidates[i].hops) == depth)
+            # the smallest of the near-best candidates of the best one's kind (a path, or a shape)
+            kind = type(e.candidates[order[0]])
+            near = [
+                i for i in order if rel[i] >= rel[order[0]] - cfg.depth_margin and isinstance(e.candidates[i], kind)
+            ]
+            depth = min(e.candidates[i].size for i in near)
+            first = next(i for i in near if e.candidates[i].size == depth)
             order = [first, *(i for i in order if i != first)][: cfg.top_m]
             return [self._ranked(e, i, rel[i], None) for i in order], order, None
         if scoring == "llm":
@@ -445,39 +499,56 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
                 trace.executed.append(ExecutedQuery(query=cand.text, rows=len(rows)))
                 if rank == 0:
-                    names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-                    trace.query, trace.rows, ran_first = cand.text, [{"name": n} for n in names], True
+                    if isinstance(cand, Shape):  # its rows are the answer as the query returns it
+                        trace.query, trace.rows, ran_first = cand.text, rows, True
+                    else:
+                        names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
+                        trace.query, trace.rows, ran_first = cand.text, [{"name": n} for n in names], True
                 for row in rows:
-                    name = row.get("name")
-                    if name is None or str(name) in seen or len(seen) >= self.config.max_answers:
+                    if "name" not in row:  # a count or an aggregate: one value
+                        row = {"value": next(iter(row.values()), None), **row}
+                    key = str(row.get("name", row.get("value")))
+                    if row.get("name", row.get("value")) is None or key in seen:
                         continue
-                    seen.add(str(name))
+                    if len(seen) >= self.config.max_answers:
+                        break
+                    seen.add(key)
                     items.append(self._item(ns, cand, row, w / total, r, rank))
         if not ran_first:
             trace.query, trace.rows, trace.error = ranked[0].query, [], "execution failed"
         return items
 
     def _item(
-        self, ns: str, cand: CandidateQuery, row: dict[str, Any], prob: float, r: RankedQuery, rank: int
+        self, ns: str, cand: CandidateQuery | Shape, row: dict[str, Any], prob: float, r: RankedQuery, rank: int
     ) -> RetrievedItem:
+        provenance = {
+            "query": cand.text,
+            "pattern": cand.pattern_text(row),
+            "logprob": r.logprob,
+            "relevance": r.relevance,
+            "query_rank": rank + 1,
+        }
+        if "name" not in row:  # a count or an aggregate
+            value = row["value"]
+            return RetrievedItem(
+                id=entity_id(f"{cand.text} = {value}"),
+                text=f"{r.reading}: {value}. {cand.text}",
+                score=prob,
+                source=Source(kind="path", namespace=ns),
+                retriever=self.name,
+                provenance=provenance | {"value": value},
+            )
         name = str(row["name"])
-        labels = specific_labels(row.get("labels") or [])
+        extra = ", ".join(f"{k}: {v}" for k, v in row.items() if k not in ("name", "labels") and not k.startswith("v"))
         node_id = entity_id(name)
-        pattern = cand.pattern_text(row)
         return RetrievedItem(
             id=node_id,
-            text=f"{surface(name)}. {r.reading}. {pattern}",
+            text=f"{surface(name)}{f' ({extra})' if extra else ''}. {r.reading}. {provenance['pattern']}",
             score=prob,
             source=Source(kind="node", node_id=node_id, node_name=name, namespace=ns),
             retriever=self.name,
-            node=NodeRef(id=node_id, name=name, labels=labels),
-            provenance={
-                "query": cand.text,
-                "pattern": pattern,
-                "logprob": r.logprob,
-                "relevance": r.relevance,
-                "query_rank": rank + 1,
-            },
+            node=NodeRef(id=node_id, name=name, labels=specific_labels(row.get("labels") or [])),
+            provenance=provenance,
         )
 
 

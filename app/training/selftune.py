@@ -33,10 +33,12 @@ from tqdm import tqdm
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery
+from app.cypher.shapes import Filter, Shape
 from app.errors import AppError, InvalidInputError
 from app.llm.adapters import adapter_dir, install_adapter
 from app.llm.local import local_model_path
 from app.retrievers.kg import read_path, words
+from app.retrievers.shapes import LabelProfile, QuestionLiterals, ShapeEnumerator
 from app.retrievers.text2cypher import Text2CypherRetriever, anchor_labels
 from app.settings import Settings
 from app.text import STOPWORDS, surface
@@ -85,13 +87,139 @@ def verbalise(c: CandidateQuery, rng: random.Random) -> str:
     sometimes phrased inner part first ("the ones directed by X: what are their actors?")."""
     said = {h.rel_type: relation_phrase(h.rel_type, rng) for h in c.hops}
     hops = [(said[h.rel_type], h.direction, words(h.label) if h.label else rng.choice(UNKNOWN_KIND)) for h in c.hops]
-    phrases = read_path(surface(c.anchor.name), hops)
+    phrases = read_path(surface(c.anchor.name or ""), hops)
     last = c.hops[-1]
     turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
     if last.direction == "out" and not turns_back and rng.random() < 0.4:
         forms = OUTER_FORMS if len(c.hops) > 1 else ANCHOR_FORMS
         return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
     return rng.choice(QUESTION_FORMS).format(p=phrases[-1])
+
+
+SHAPE_FORMS = {
+    "list": ("which {K} {P}{F}?", "list the {K} {P}{F}", "find all {K} {P}{F}", "show the {K} {P}{F}"),
+    "list_k": ("list {k} {K} {P}{F}", "name the first {k} {K} {P}{F}", "give {k} {K} {P}{F}"),
+    "count": ("how many {K} {P}{F}?", "count the {K} {P}{F}", "what is the number of {K} {P}{F}?"),
+    "agg": ("what is the {a} {prop} of the {K} {P}{F}?", "{a} {prop} of {K} {P}{F}?"),
+    "top": ("which {k} {K} {P}{F} have the {hl} {prop}?", "list the top {k} {K} {P}{F} by {hl} {prop}"),
+    "group": ("which {K} {P}{F} has the {most} {O}?", "top {k} {K} {P}{F} by the {most} {O}"),
+}
+"""Generic English frames for the shapes of ``app.cypher.shapes`` (``{K}`` the kind asked about, ``{P}`` how it
+relates to the rest of the pattern, ``{F}`` its conditions)."""
+OP_PHRASES = {
+    ">": ("greater than", "above", "after", "more than", "over"),
+    "<": ("less than", "below", "before", "under"),
+    "=": ("equal to", "of", "exactly"),
+    "CONTAINS": ("containing", "that mentions", "with the word"),
+    "STARTS WITH": ("starting with", "that begins with"),
+}
+AGG_PHRASES = {"avg": ("average", "mean"), "max": ("highest", "maximum"), "min": ("lowest", "minimum"),
+               "sum": ("total", "sum of the")}  # fmt: skip
+
+
+def _plural(kind: str, rng: random.Random) -> str:
+    return kind if kind.endswith("s") or rng.random() < 0.3 else kind + "s"
+
+
+def _pattern_phrase(s: Shape, rng: random.Random) -> str:
+    """How the asked-about node relates to the other: "who produced a movie", "acted in by a person"."""
+    if not s.hops:
+        return ""
+    hop, rel = s.hops[0], words(s.hops[0].rel_type)
+    other = words(s.path.node_kind(3 - s.target)[0])
+    leaves = (hop.direction == "out") == (s.target == 1)
+    if leaves:
+        return rng.choice((f"who {rel} a {other}", f"that {rel} a {other}", f"{rel} some {other}"))
+    return rng.choice((f"{rel} by a {other}", f"that a {other} {rel}"))
+
+
+def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
+    prop = words(f.key)
+    if f.op == "range":
+        lo, hi = f.value
+        value = f"in the {lo}s" if hi - lo == 10 and lo % 10 == 0 else f"between {lo} and {hi - 1}"
+    else:
+        shown = f"'{f.value}'" if isinstance(f.value, str) else str(f.value)
+        value = f"{rng.choice(OP_PHRASES[f.op])} {shown}"
+    if f.var == s.target:
+        return rng.choice((f" with {prop} {value}", f" whose {prop} is {value}"))
+    return f" with a {words(s.path.node_kind(f.var)[0])} whose {prop} is {value}"
+
+
+def verbalise_shape(s: Shape, rng: random.Random) -> str:
+    """A question whose answer is what the shape returns, in a generic frame."""
+    kind = words(s.path.node_kind(s.target)[0])
+    form = "list_k" if s.kind == "list" and s.limit else s.kind
+    hl = "highest" if s.fn == "DESC" else "lowest"
+    text = rng.choice(SHAPE_FORMS[form]).format(
+        K=_plural(kind, rng) if s.kind != "group" else kind,
+        P=_pattern_phrase(s, rng),
+        F="".join(_filter_phrase(s, f, rng) for f in s.filters),
+        k=s.limit,
+        a=rng.choice(AGG_PHRASES.get(s.fn or "", ("average",))),
+        prop=words(s.prop or ""),
+        hl=hl,
+        most="most" if s.fn == "DESC" else "fewest",
+        O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng),
+    )
+    return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")
+
+
+def _random_filter(s: Shape, profiles: dict[str, LabelProfile], rng: random.Random) -> Filter | None:
+    """A condition on one of the shape's nodes with a constant drawn from the data."""
+    var = rng.randint(1, len(s.hops) + 1)
+    prof = profiles.get(s.path.node_kind(var)[0])
+    props = [p for p in (prof.properties if prof else []) if p.values and not (var == s.target and p.key == s.prop)]
+    if not props:
+        return None
+    p = rng.choice(props)
+    v = rng.choice(p.values)
+    if p.kind == "number" and isinstance(v, int | float):
+        op = rng.choice((">", "<", "=", "range"))
+        if op != "range":
+            return Filter(var, p.key, op, v)
+        w = rng.choice([x for x in p.values if isinstance(x, int | float)])
+        lo, hi = sorted((v, w))
+        if isinstance(v, int) and v > 100 and rng.random() < 0.5:  # a decade
+            lo, hi = v - v % 10, v - v % 10 + 10
+        elif hi == lo:
+            return None
+        else:
+            hi = hi + 1
+        return Filter(var, p.key, "range", (lo, hi))
+    text = str(v)
+    ws = [w for w in text.split() if len(w) >= 4 and w.isalpha()]
+    if rng.random() < 0.3:
+        return Filter(var, p.key, "STARTS WITH", text[0])
+    return Filter(var, p.key, "CONTAINS", rng.choice(ws)) if ws else None
+
+
+async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Up to ``n`` pairs of the label-anchored shapes (counts, aggregates, conditions, orderings, most/fewest) with
+    constants drawn from the data, kept when their query returns something. None on a graph without labelled
+    properties."""
+    schema = await r.schema(namespace)
+    profiles = await r.profiles.get(namespace, schema)
+    if not profiles:
+        return []
+    base = ShapeEnumerator.base_shapes(schema, profiles, [], QuestionLiterals(limits=[1, 2, 3, 5, 10]))
+    out: list[dict[str, Any]] = []
+    for _ in range(4 * n):
+        if len(out) >= n:
+            break
+        s = rng.choice(base)
+        for _ in range(rng.choice((0, 1, 1, 2))):
+            f = _random_filter(s, profiles, rng)
+            s = Shape(s.path, s.target, s.kind, (*s.filters, f), s.prop, s.fn, s.other, s.limit) if f else s
+        try:
+            rows = await r.deps.graph.read(namespace, s.execution_query(), {"limit": 51}, timeout_s=10)
+        except AppError:
+            continue
+        first = [next(iter(row.values()), None) for row in rows]
+        if not first or len(first) > 50 or all(v in (None, 0) for v in first):
+            continue
+        out.append({"question": verbalise_shape(s, rng), "cypher": s.text, "hops": len(s.hops), "shape": s.kind})
+    return out
 
 
 def anchor_of(name: str, labels: Sequence[str], key: str) -> Anchor:
@@ -112,7 +240,8 @@ async def anchor_pairs(
     e = await r.enumerate_from(namespace, [anchor], None, rng=rng)
     by_depth: dict[int, list[CandidateQuery]] = defaultdict(list)
     for c in e.candidates:
-        by_depth[len(c.hops)].append(c)
+        if isinstance(c, CandidateQuery):
+            by_depth[len(c.hops)].append(c)
     chosen = [c for d in sorted(by_depth) for c in rng.sample(by_depth[d], min(per_depth, len(by_depth[d])))]
     seen: list[frozenset[str]] = []
     out = []
@@ -198,6 +327,7 @@ async def tune(
     minutes: float = 30.0,
     pair_share: float = 0.25,
     max_pairs: int = 2400,
+    shape_share: float = 0.3,
     per_depth: int = 2,
     max_answers: int = 50,
     expand_beam: int = 4,
@@ -228,6 +358,11 @@ async def tune(
             max_answers=max_answers,
             expand_beam=expand_beam,
         )
+        r = c.retrievers["text2cypher"]
+        assert isinstance(r, Text2CypherRetriever)
+        shapes = await shape_pairs(r, namespace, int(shape_share * max_pairs), random.Random(seed))
+        pairs = pairs[: max_pairs - len(shapes)] + shapes
+        pair_stats |= {"shape_pairs": len(shapes), "pairs": len(pairs)}
     finally:
         await c.close()
     if not pairs:

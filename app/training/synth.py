@@ -75,7 +75,7 @@ def tie_key(question: str, cand: CandidateQuery) -> tuple[int, int, int, int]:
        writer hop comes first), a word before the mention winning a tie in distance.
     """
     words = _words(question)
-    mention = _words(cand.anchor.name)
+    mention = _words(cand.anchor.name or "")
     start = next(
         (k for k in range(len(words) - len(mention) + 1) if mention and words[k : k + len(mention)] == mention), None
     )
@@ -96,7 +96,8 @@ async def best_query(
     r: Text2CypherRetriever, namespace: str, q: EvalQuestion, sem: asyncio.Semaphore
 ) -> dict[str, Any] | None:
     async with sem:
-        _links, cands, _ = await r.candidates(namespace, q.question)
+        _links, found, _ = await r.candidates(namespace, q.question)
+    cands = [c for c in found if isinstance(c, CandidateQuery)]  # paths: the shapes have no single answer node
     if not cands:
         return None
     gold = list(dict.fromkeys(q.answers))

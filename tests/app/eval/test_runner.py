@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from app.eval.loaders import load_benchmark, load_kgqa, load_metaqa, load_text2cypher
-from app.eval.runner import RunLog, aggregate, results_equal, run_eval, sample_questions, to_markdown, write_latest
+from app.eval.runner import (
+    RunLog,
+    aggregate,
+    answers_equal,
+    results_equal,
+    run_eval,
+    sample_questions,
+    to_markdown,
+    write_latest,
+)
+from app.stores.graph.base import NodeValue
 from tests.conftest import make_settings
 
 
@@ -76,6 +86,18 @@ def test_execution_accuracy_compares_row_multisets() -> None:
     assert not results_equal([{"n": "A", "t": "X"}], gold)
     assert not results_equal([{"n": "A", "t": "X"}] * 2 + [{"n": "B", "t": "Y"}], gold)  # multiplicity counts
     assert results_equal([{"c": 1}], [{"count(*)": 1}]) and not results_equal([{"c": 1}], [{"c": "1"}])
+
+
+def test_answer_accuracy_compares_the_first_column() -> None:
+    """The looser metric reported beside execution accuracy: the first column's values as a set, a node by its
+    display value; other columns and repeats do not matter, other answers do."""
+    gold = [
+        {"p": NodeValue("7", ["Person"], {"name": "A", "born": 1960})},
+        {"p": NodeValue("8", ["Person"], {"name": "B"})},
+    ]
+    assert answers_equal([{"name": "B", "born": 1970}, {"name": "A", "born": 1960}, {"name": "A", "born": 1960}], gold)
+    assert not results_equal([{"name": "A"}, {"name": "B"}], gold)
+    assert not answers_equal([{"name": "A"}], gold) and not answers_equal([{"born": 1960}, {"born": None}], gold)
 
 
 def test_reports_count_candidate_queries_per_hop() -> None:

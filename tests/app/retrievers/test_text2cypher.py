@@ -19,8 +19,9 @@ from tests.conftest import SABLE, tiny_llama
 
 
 async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:
-    links, cands, truncated = await t2c.candidates("demo", "Which manufacturer built the Sable Class?")
+    links, found, truncated = await t2c.candidates("demo", "Which manufacturer built the Sable Class?")
     assert links[0].name == "Sable Class" and links[0].method == "exact"
+    cands = [c for c in found if isinstance(c, CandidateQuery)]  # the paths (shapes: tests/.../test_shapes.py)
     texts = [c.text for c in cands]
     assert SABLE in texts and not truncated
     assert len(texts) == len(set(texts))
@@ -48,9 +49,9 @@ async def test_the_expand_beam_bounds_enumeration(t2c: Text2CypherRetriever, mon
     full = await t2c.enumerate("demo", "Which manufacturer built the Sable Class?")
     monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"expand_beam": 1}))
     narrow = await t2c.enumerate("demo", "Which manufacturer built the Sable Class?")
-    assert narrow.unextended > 0 and len(narrow.candidates) < len(full.candidates)
-    assert {c.text for c in narrow.candidates} <= {c.text for c in full.candidates}
-    assert SABLE in {c.text for c in narrow.candidates}
+    paths = [{c.text for c in e.candidates if isinstance(c, CandidateQuery)} for e in (full, narrow)]
+    assert narrow.unextended > 0 and len(paths[1]) < len(paths[0])
+    assert paths[1] <= paths[0] and SABLE in paths[1]
 
 
 async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
@@ -141,10 +142,14 @@ async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClien
     assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
     assert trace["query"] == trace["ranked"][0]["query"] and trace["error"] is None
     Text2CypherTrace.model_validate(trace)  # the JSON is exactly the mode's trace model
+    assert body["items"][0]["node"]["name"] == "Ossendale Engine Works"
     for item in body["items"]:
+        if item["node"] is None:  # a lower-ranked count or aggregate
+            assert item["source"]["kind"] == "path" and "value" in item["provenance"]
+            continue
         assert item["node"]["name"] and item["node"]["id"] == item["source"]["node_id"] == item["id"]
         assert item["provenance"]["query"].startswith("MATCH (x1:")
-        assert item["provenance"]["pattern"].startswith("pattern: (x1:")
+        assert item["provenance"]["pattern"].startswith(("pattern: (x1:", "query: MATCH (x1:"))
         assert item["retriever"] == "text2cypher"
     assert {"entity_linking", "candidate_enumeration", "decoding", "cypher_execution"} <= set(body["timings_ms"])
 

@@ -1,0 +1,156 @@
+"""Text2cypher question shapes beyond entity-anchored paths: the question's constants, the shapes' Cypher, and on a
+small labelled graph with properties, that every shape runs, the count stays bounded and the intended shape is
+among the candidates (and the one chosen where the question names its operation)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import Filter, Shape
+from app.retrievers.shapes import constants_used, question_literals, shape_reading
+from app.retrievers.text2cypher import Text2CypherRetriever
+from app.retrievers.types import RetrievalQuery
+
+NS = "shapes"
+LIBRARY = """
+CREATE (a:Author {name: 'Ilse Varga', born: 1948}), (b:Author {name: 'Tomas Reyl', born: 1961}),
+       (c:Author {name: 'Nadia Oss', born: 1975}), (d:Author {name: 'Pell Amundsen', born: 1990}),
+       (b1:Book {title: 'Salt Roads', published: 1982, pages: 310}),
+       (b2:Book {title: 'The Quiet Harbour', published: 1995, pages: 224}),
+       (b3:Book {title: 'Glass Orchard', published: 2004, pages: 412}),
+       (b4:Book {title: 'Northern Ledger', published: 2011, pages: 198}),
+       (b5:Book {title: 'Harbour Lights', published: 2016, pages: 256}),
+       (a)-[:WROTE]->(b1), (a)-[:WROTE]->(b2), (b)-[:WROTE]->(b2), (b)-[:WROTE]->(b3),
+       (c)-[:WROTE]->(b4), (c)-[:WROTE]->(b5), (d)-[:WROTE]->(b5), (a)-[:WROTE]->(b4)
+"""
+BOOK = Anchor(None, "Book", "title")
+AUTHOR = Anchor(None, "Author", "name")
+WROTE = CandidateQuery(AUTHOR, (Hop("WROTE", "out", "Book", "title"),))
+
+
+def test_question_constants() -> None:
+    lits = question_literals("List the first three books published in the 1990s with 'Harbour' in the title, top 5")
+    assert lits.texts == ["Harbour"]
+    assert lits.ranges == [(1990.0, 2000.0)] and 1990.0 not in lits.numbers
+    assert lits.limits == [5, 3]
+    pair = question_literals("Which authors were born from 1950 to 1970?")
+    assert pair.numbers == [1950.0, 1970.0] and (1950.0, 1971.0) in pair.ranges
+    assert question_literals("Who wrote Don't Look Back?").texts == []  # an apostrophe is no quote
+
+
+def test_shape_text_and_execution_forms() -> None:
+    count = Shape(CandidateQuery(BOOK, ()), 1, "count", filters=(Filter(1, "published", ">", 2000),))
+    assert count.text == "MATCH (x1:Book) WHERE x1.published > 2000 RETURN count(DISTINCT x1) AS number"
+    top = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=1)
+    assert top.text == (
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) RETURN x1.name AS name, count(DISTINCT x2) AS number "
+        "ORDER BY number DESC LIMIT 1"
+    )
+    oldest = Shape(WROTE, 1, "top", prop="born", fn="ASC", limit=2, filters=(Filter(2, "title", "CONTAINS", "Har"),))
+    assert oldest.text == (
+        'MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.title CONTAINS "Har" AND x1.born IS NOT NULL '
+        "RETURN DISTINCT x1.name AS name, x1.born AS born ORDER BY born ASC LIMIT 2"
+    )
+    decade = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(Filter(1, "published", "range", (1990, 2000)),))
+    assert "x1.published >= 1990 AND x1.published < 2000" in decade.text
+    assert decade.execution_query().endswith("RETURN DISTINCT x1.title AS name LIMIT $limit")
+    # an entity-anchored path keeps its guards in what runs, not in the text
+    anchored = Shape(CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops), 2, "count")
+    assert "x2 <> x1" in anchored.execution_query() and "<>" not in anchored.text
+    assert shape_reading(count) == "how many: number of book with book published after or more than 2000"
+    lits = question_literals("How many books were published after 2000?")
+    assert constants_used(count, lits) == 1 and constants_used(WROTE, lits) == 0
+    with pytest.raises(ValueError):
+        Filter(1, "published", "; DETACH DELETE", 1).cypher()
+
+
+@pytest.fixture
+async def library(t2c: Text2CypherRetriever) -> Any:
+    await t2c.deps.graph.execute(NS, LIBRARY)
+    t2c.invalidate(NS)
+    try:
+        yield t2c
+    finally:
+        await t2c.deps.graph.execute(NS, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(NS)
+
+
+QUESTIONS = [
+    (
+        "How many books were published after 2000?",
+        "MATCH (x1:Book) WHERE x1.published > 2000 RETURN count(DISTINCT x1) AS number",
+        [{"number": 3}],
+    ),
+    (
+        "Which books were published in the 1990s?",
+        "MATCH (x1:Book) WHERE x1.published >= 1990 AND x1.published < 2000 RETURN DISTINCT x1.title AS name",
+        [{"name": "The Quiet Harbour"}],
+    ),
+    (
+        "Which author wrote the most books?",
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) RETURN x1.name AS name, count(DISTINCT x2) AS number "
+        "ORDER BY number DESC LIMIT 1",
+        [{"name": "Ilse Varga", "number": 3}],
+    ),
+    (
+        "What is the average pages of books?",
+        "MATCH (x1:Book) WHERE x1.pages IS NOT NULL RETURN avg(x1.pages) AS value",
+        [{"value": 280.0}],
+    ),
+    (
+        "Which books have a title containing 'Harbour'?",
+        'MATCH (x1:Book) WHERE x1.title CONTAINS "Harbour" RETURN DISTINCT x1.title AS name',
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "query", "rows"), QUESTIONS, ids=[q for q, _, _ in QUESTIONS])
+async def test_shapes_on_a_labelled_graph(library: Text2CypherRetriever, question: str, query: str, rows: Any) -> None:
+    t2c = library
+    e = await t2c.enumerate(NS, question)
+    texts = [c.text for c in e.candidates]
+    assert query in texts
+    # bounded: the base shapes and two beams of conditions (less the label-anchored ones below the relevance floor)
+    assert e.base_shapes > 0 and len(e.candidates) <= e.base_shapes + 2 * t2c.config.filter_beam * 40
+    assert min(r for r, c in zip(e.relevance or [], e.candidates, strict=True) if isinstance(c, Shape)) >= -6
+    shapes = [c for c in e.candidates if isinstance(c, Shape)]
+    for s in shapes:  # every shape is valid Cypher over the graph's own vocabulary
+        await t2c.deps.graph.read(NS, s.execution_query(), {"limit": 5})
+    if rows is not None:
+        got = await t2c.deps.graph.read(
+            NS, shapes[[s.text for s in shapes].index(query)].execution_query(), {"limit": 50}
+        )
+        assert got == rows
+
+
+async def test_a_count_question_answers_with_a_value_item(library: Text2CypherRetriever) -> None:
+    res = await library.retrieve(RetrievalQuery(question="How many books were published after 2000?", namespace=NS))
+    trace = res.trace
+    assert trace.query is not None and trace.error is None
+    assert trace.query.startswith("MATCH (x1:Book) WHERE x1.published")
+    assert "count(DISTINCT x1)" in trace.query
+    top = res.items[0]
+    assert top.node is None and top.source.kind == "path" and top.provenance["value"] == trace.rows[0]["number"]
+
+
+async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
+    """``tune``'s shape pairs: constants drawn from the data and stated in the question; every query returns
+    something; several shapes are covered."""
+    import random
+
+    from app.training.selftune import shape_pairs
+
+    pairs = await shape_pairs(library, NS, 40, random.Random(3))
+    assert len(pairs) == 40
+    assert {"list", "count", "agg", "top", "group"} <= {p["shape"] for p in pairs}
+    for p in pairs:
+        assert p["question"] == " ".join(p["question"].split())
+        rows = await library.deps.graph.read(NS, p["cypher"])
+        assert rows and any(v not in (None, 0) for v in rows[0].values())
+        for quoted in re.findall(r'"([^"]*)"', p["cypher"]):
+            assert f"'{quoted}'" in p["question"]
