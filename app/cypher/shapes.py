@@ -108,10 +108,6 @@ class Shape:
         return self.path.hops
 
     @property
-    def end(self) -> None:
-        return None
-
-    @property
     def size(self) -> int:
         """Hops, conditions and the operation (``relevance`` scoring prefers the smallest of near-equal ones)."""
         return self.path.size + len(self.filters) + (self.kind != "list") + (self.limit is not None)

@@ -163,19 +163,17 @@ class ShapeEnumerator:
         self,
         namespace: str,
         schema: GraphSchema,
-        question: str,
+        lits: QuestionLiterals,
         paths: Sequence[CandidateQuery],
         score: Scorer,
-    ) -> tuple[list[Shape], int]:
-        """The question's shapes (base, then with conditions), scored by ``score`` as they are made; and how many
-        base shapes there were (the bound's first stage, for the trace)."""
+    ) -> int:
+        """Hand the question's shapes (base, then with conditions) to ``score``, which scores and keeps them; return
+        how many base shapes there were (the bound's first stage, for the trace)."""
         profiles = await self.profiles.get(namespace, schema)
-        lits = question_literals(question)
         base = self.base_shapes(schema, profiles, paths, lits)
         scores = await score(base)
-        out = list(base)
         if not lits or not base:
-            return out, len(base)
+            return len(base)
         conditions = await self._conditions(namespace, profiles, lits, {p.anchor.name for p in paths})
         level = _best(base, scores, self.filter_beam)
         for _ in range(2):
@@ -188,9 +186,8 @@ class ShapeEnumerator:
             if not nxt:
                 break
             scores = await score(nxt)
-            out += nxt
             level = _best(nxt, scores, self.filter_beam)
-        return out, len(base)
+        return len(base)
 
     @staticmethod
     def base_shapes(
@@ -216,10 +213,7 @@ class ShapeEnumerator:
                 numeric = profiles[label].numeric()
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
-                out.append(Shape(path, t, "count"))
-                out += [Shape(path, t, "agg", prop=p.key, fn=fn) for p in numeric for fn in AGGREGATES]
-                out += [Shape(path, t, "top", prop=p.key, fn=d, limit=k) for p in numeric for d in ("DESC", "ASC")
-                        for k in ks]  # fmt: skip
+                out += _measures(path, t, numeric, ks)
                 if path.hops:
                     other = 3 - t
                     out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
@@ -227,10 +221,7 @@ class ShapeEnumerator:
             t = len(path.hops) + 1
             end = profiles.get(path.node_kind(t)[0])
             numeric = end.numeric() if end is not None else []
-            out.append(Shape(path, t, "count"))
-            out += [Shape(path, t, "agg", prop=p.key, fn=fn) for p in numeric for fn in AGGREGATES]
-            out += [Shape(path, t, "top", prop=p.key, fn=d, limit=k) for p in numeric for d in ("DESC", "ASC")
-                    for k in ks]  # fmt: skip
+            out += _measures(path, t, numeric, ks)
         return out
 
     async def _conditions(
@@ -260,6 +251,14 @@ class ShapeEnumerator:
             conds += [c for group in found for c in group]
             out[label] = conds
         return out
+
+
+def _measures(path: CandidateQuery, t: int, numeric: list[Property], ks: list[int]) -> list[Shape]:
+    """How many of node ``x{t}`` there are, aggregates of its numeric properties, the top ``k`` by each."""
+    out = [Shape(path, t, "count")]
+    out += [Shape(path, t, "agg", prop=p.key, fn=fn) for p in numeric for fn in AGGREGATES]
+    out += [Shape(path, t, "top", prop=p.key, fn=d, limit=k) for p in numeric for d in ("DESC", "ASC") for k in ks]
+    return out
 
 
 def _filters_for(s: Shape, conditions: dict[str, list[tuple[str, str, object]]]) -> list[Filter]:

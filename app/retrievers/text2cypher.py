@@ -317,17 +317,17 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             with ctx.stage("candidate_enumeration"):
                 joins = await self._connecting(namespace, anchors)
             await add(joins[: max(0, cfg.max_candidates - len(out.candidates))])
-        if cfg.shapes and question is not None and not out.truncated:
+        lits = question_literals(question) if question is not None else None
+        if cfg.shapes and lits is not None and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)
-            paths = [i for i, c in enumerate(out.candidates) if isinstance(c, CandidateQuery) and c.end is None]
+            order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance
-                paths.sort(key=lambda i: -rel[i])
-            best = [out.candidates[i] for i in paths if len(out.candidates[i].hops) <= 2][: cfg.shape_paths]
-            _, out.base_shapes = await self.shapes.enumerate(
-                namespace, schema, question, [c for c in best if isinstance(c, CandidateQuery)], add
-            )
+                order.sort(key=lambda i: -rel[i])
+            ranked = [out.candidates[i] for i in order]
+            best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
+            out.base_shapes = await self.shapes.enumerate(namespace, schema, lits, best[: cfg.shape_paths], add)
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
         # label-anchored shapes of a question the graph knows nothing about
         first: dict[str, int] = {}
@@ -340,8 +340,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         out.candidates = [out.candidates[i] for i in keep]
         out.readings = [out.readings[i] for i in keep]
         out.relevance = [relevance[i] for i in keep] if relevance is not None else None
-        if question is not None:
-            lits = question_literals(question)
+        if lits is not None:
             out.constants = [constants_used(c, lits) for c in out.candidates]
         return out
 

@@ -26,6 +26,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +211,7 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
         s = rng.choice(base)
         for _ in range(rng.choice((0, 1, 1, 2))):
             f = _random_filter(s, profiles, rng)
-            s = Shape(s.path, s.target, s.kind, (*s.filters, f), s.prop, s.fn, s.other, s.limit) if f else s
+            s = replace(s, filters=(*s.filters, f)) if f else s
         try:
             rows = await r.deps.graph.read(namespace, s.execution_query(), {"limit": 51}, timeout_s=10)
         except AppError:
