@@ -31,25 +31,39 @@ NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
 
 
-def property_keys_query(label: str) -> str:
-    """The property keys of (a sample of ``$sample``) nodes of ``label``."""
-    return f"MATCH (n:{ident(label, 'label')}) WITH n LIMIT $sample UNWIND keys(n) AS k RETURN DISTINCT k"
+def _element(label: str | None, rel_type: str | None) -> str:
+    """``MATCH (n:Label)`` or, for a relationship type, ``MATCH ()-[n:TYPE]->()``: the elements a profile reads."""
+    if rel_type is not None:
+        return f"MATCH ()-[n:{ident(rel_type, 'relationship type')}]->()"
+    return f"MATCH (n:{ident(label or '', 'label')})"
 
 
-def property_profile_query(label: str, key: str) -> str:
-    """How many nodes of ``label`` have ``key``, its least and greatest value, and a few values (their kind)."""
+def property_keys_query(label: str | None, rel_type: str | None = None) -> str:
+    """The property keys of (a sample of ``$sample``) nodes of ``label`` (or relationships of ``rel_type``)."""
+    return f"{_element(label, rel_type)} WITH n LIMIT $sample UNWIND keys(n) AS k RETURN DISTINCT k"
+
+
+def property_profile_query(label: str | None, key: str, rel_type: str | None = None) -> str:
+    """How many nodes of ``label`` (relationships of ``rel_type``) have ``key``, its least and greatest value, and a
+    few values (their kind)."""
     v = f"n.{ident(key, 'property')}"
     return (
-        f"MATCH (n:{ident(label, 'label')}) WHERE {v} IS NOT NULL "
+        f"{_element(label, rel_type)} WHERE {v} IS NOT NULL "
         f"RETURN count(n) AS c, min({v}) AS lo, max({v}) AS hi, collect({v})[..$sample] AS sample"
     )
 
 
-def text_match_query(label: str, key: str) -> str:
-    """Whether some node of ``label`` has ``key`` equal to, starting with, or containing ``$s``."""
+def text_match_query(label: str | None, key: str, rel_type: str | None = None, *, is_list: bool = False) -> str:
+    """Whether some node of ``label`` (relationship of ``rel_type``) has ``key`` equal to, starting with, or
+    containing ``$s`` (``is_list``: some element of the list property does)."""
     v = f"n.{ident(key, 'property')}"
+    if is_list:
+        return (
+            f"{_element(label, rel_type)} WHERE any(e IN {v} WHERE e CONTAINS $s) "
+            f"RETURN sum(CASE WHEN $s IN {v} THEN 1 ELSE 0 END) AS eq, 0 AS starts, count(n) AS contains"
+        )
     return (
-        f"MATCH (n:{ident(label, 'label')}) WHERE {v} CONTAINS $s "
+        f"{_element(label, rel_type)} WHERE {v} CONTAINS $s "
         f"RETURN sum(CASE WHEN {v} = $s THEN 1 ELSE 0 END) AS eq, "
         f"sum(CASE WHEN {v} STARTS WITH $s THEN 1 ELSE 0 END) AS starts, count(n) AS contains"
     )
@@ -65,30 +79,40 @@ def _literal(value: float | int | str) -> str:
 
 @dataclass(frozen=True)
 class Filter:
-    """A condition on a property of the pattern's node ``x{var}``: ``op`` is a comparison, ``CONTAINS``,
-    ``STARTS WITH``, or ``range`` (``lo <= v < hi``, ``value`` a pair)."""
+    """A condition on a property of the pattern's node ``x{var}`` (``edge``: of its relationship ``r{var}``, the
+    ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, or ``range`` (``lo <= v < hi``, ``value``
+    a pair). ``listed``: the property holds a list, and the condition holds for one of its elements."""
 
     var: int
     key: str
     op: str
     value: Any
+    edge: bool = False
+    listed: bool = False
 
     def cypher(self) -> str:
-        v = f"x{self.var}.{ident(self.key, 'property')}"
+        v = f"{'r' if self.edge else 'x'}{self.var}.{ident(self.key, 'property')}"
+        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range"):
+            raise ValueError(f"unknown filter operator {self.op!r}")
+        if self.listed:
+            if self.op == "=":
+                return f"{_literal(self.value)} IN {v}"
+            return f"any(e IN {v} WHERE e {self.op} {_literal(self.value)})"
         if self.op == "range":
             lo, hi = self.value
             return f"{v} >= {_literal(lo)} AND {v} < {_literal(hi)}"
-        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<="):
-            raise ValueError(f"unknown filter operator {self.op!r}")
         return f"{v} {self.op} {_literal(self.value)}"
 
 
 @dataclass(frozen=True)
 class Shape:
     """What is asked of node ``x{target}`` of ``path``: ``list`` its display values (``limit`` of them when set);
-    ``count`` them; ``agg`` (``fn`` of ``AGGREGATES``) over its property ``prop``; ``top``: the ``limit`` with the
+    ``count`` them; ``agg`` (``fn`` of ``AGGREGATES``) over the property ``prop``; ``top``: the ``limit`` with the
     greatest (``fn`` "DESC") or least ("ASC") ``prop``; ``group``: the ``limit`` with the most ("DESC") or fewest
-    ("ASC") distinct ``x{other}``. ``filters`` restrict the matches first."""
+    ("ASC") distinct ``x{other}`` or, with ``prop``, the greatest or least average ``prop``. ``prop`` belongs to the
+    target node, or to the relationship of hop ``prop_on`` (``r{prop_on}``). ``filters`` restrict the matches first.
+    ``also``: relationship types that link ``x1`` and ``x2`` as well, in the first hop's direction (a person who
+    acted in *and* directed a movie)."""
 
     path: CandidateQuery
     target: int
@@ -98,6 +122,8 @@ class Shape:
     fn: str | None = None
     other: int | None = None
     limit: int | None = None
+    prop_on: int | None = None
+    also: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> Anchor:
@@ -110,7 +136,23 @@ class Shape:
     @property
     def size(self) -> int:
         """Hops, conditions and the operation (``relevance`` scoring prefers the smallest of near-equal ones)."""
-        return self.path.size + len(self.filters) + (self.kind != "list") + (self.limit is not None)
+        return self.path.size + len(self.also) + len(self.filters) + (self.kind != "list") + (self.limit is not None)
+
+    @property
+    def names_edges(self) -> bool:
+        """Whether the query refers to a relationship's property (its pattern names the relationships)."""
+        return self.prop_on is not None or any(f.edge for f in self.filters)
+
+    def _prop_ref(self) -> str:
+        owner = f"r{self.prop_on}" if self.prop_on is not None else f"x{self.target}"
+        return f"{owner}.{ident(self.prop or '', 'property')}"
+
+    def _match(self, named: bool) -> str:
+        clause = self.path.match_clause(named=named or self.names_edges)
+        if self.also:
+            d = self.hops[0].direction
+            clause += "".join(", (x1)" + Hop(t, d, "").arrow() + "(x2)" for t in self.also)
+        return clause
 
     def _return(self) -> str:
         t = f"x{self.target}"
@@ -122,17 +164,19 @@ class Shape:
             return f"RETURN count(DISTINCT {t}) AS number"
         if self.kind == "agg":
             fn = self.fn if self.fn in AGGREGATES else "avg"
-            return f"RETURN {fn}({t}.{ident(self.prop or '', 'property')}) AS value"
+            return f"RETURN {fn}({self._prop_ref()}) AS value"
         order = "ASC" if self.fn == "ASC" else "DESC"
         if self.kind == "top":
             p = ident(self.prop or "", "property")
-            return f"RETURN DISTINCT {t}.{key} AS name, {t}.{p} AS {p} ORDER BY {p} {order}{lim}"
+            return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {p} {order}{lim}"
+        if self.prop:
+            return f"RETURN {t}.{key} AS name, avg({self._prop_ref()}) AS value ORDER BY value {order}{lim}"
         return f"RETURN {t}.{key} AS name, count(DISTINCT x{self.other}) AS number ORDER BY number {order}{lim}"
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]
-        if self.kind in ("top", "agg") and self.prop:
-            conds.append(f"x{self.target}.{ident(self.prop, 'property')} IS NOT NULL")
+        if self.kind in ("top", "agg", "group") and self.prop:
+            conds.append(f"{self._prop_ref()} IS NOT NULL")
         return conds
 
     @property
@@ -140,14 +184,14 @@ class Shape:
         """The canonical query the model generates."""
         conds = self.conditions()
         where = " WHERE " + " AND ".join(conds) if conds else ""
-        return f"{self.path.match_clause()}{where} {self._return()}"
+        return f"{self._match(False)}{where} {self._return()}"
 
     def execution_query(self) -> str:
         """What runs: the path's guards added, and ``$limit`` rows at most for a list without its own limit."""
         conds = self.path.where_conditions() + self.conditions()
         where = " WHERE " + " AND ".join(conds) if conds else ""
         tail = " LIMIT $limit" if self.kind == "list" and self.limit is None else ""
-        return f"{self.path.match_clause(named=True)}{where} {self._return()}{tail}"
+        return f"{self._match(True)}{where} {self._return()}{tail}"
 
     def pattern_text(self, row: dict[str, Any]) -> str:
         return "query: " + self.text

@@ -33,7 +33,7 @@ from app.cypher.shapes import (
 )
 from app.retrievers.kg import read_path, with_kind, words
 from app.stores.graph.base import GraphSchema, GraphStore
-from app.text import surface
+from app.text import STOPWORDS, surface
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}  # fmt: skip
@@ -88,7 +88,7 @@ class Property:
     label: str
     key: str
     kind: str
-    """``number`` or ``text``."""
+    """``number``, ``text``, or ``list`` (a list of text)."""
     lo: float | None = None
     hi: float | None = None
     values: tuple[object, ...] = ()
@@ -98,15 +98,32 @@ class Property:
 @dataclass
 class LabelProfile:
     label: str
+    """A node label, or a relationship type (``Profiles.rels``)."""
     key: str
-    """Display property (``name`` or ``title``)."""
+    """Display property (``name`` or ``title``; empty for a relationship type)."""
     properties: list[Property]
 
     def numeric(self) -> list[Property]:
         return [p for p in self.properties if p.kind == "number"]
 
     def text(self) -> list[Property]:
-        return [p for p in self.properties if p.kind == "text"]
+        return [p for p in self.properties if p.kind in ("text", "list")]
+
+
+@dataclass
+class Profiles:
+    labels: dict[str, LabelProfile] = field(default_factory=dict)
+    """Per specific label that has a display property."""
+    rels: dict[str, LabelProfile] = field(default_factory=dict)
+    """Per relationship type that has properties (a review's rating, an actor's roles)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.labels)
+
+    def numeric(self, path: CandidateQuery, var: int, *, edge: bool = False) -> list[Property]:
+        """The numeric properties of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
+        prof = self.rels.get(path.hops[var - 1].rel_type) if edge else self.labels.get(path.node_kind(var)[0])
+        return prof.numeric() if prof is not None else []
 
 
 class PropertyProfiles:
@@ -115,39 +132,45 @@ class PropertyProfiles:
     def __init__(self, graph: GraphStore, sample: int = 500) -> None:
         self.graph = graph
         self.sample = sample
-        self._built: BuiltOnce[dict[str, LabelProfile]] = BuiltOnce()
+        self._built: BuiltOnce[Profiles] = BuiltOnce()
 
     def invalidate(self, namespace: str) -> None:
         self._built.invalidate(namespace)
 
-    async def get(self, namespace: str, schema: GraphSchema) -> dict[str, LabelProfile]:
+    async def get(self, namespace: str, schema: GraphSchema) -> Profiles:
         return await self._built.get(namespace, lambda: self._build(namespace, schema))
 
-    async def _build(self, namespace: str, schema: GraphSchema) -> dict[str, LabelProfile]:
-        async def one(label: str) -> LabelProfile | None:
-            rows = await self.graph.read(namespace, property_keys_query(label), {"sample": self.sample})
-            keys = sorted(str(r["k"]) for r in rows if not str(r["k"]).startswith("_"))
-            display = next((k for k in DISPLAY_KEYS if k in keys), None)
-            if display is None:
-                return None
-            props = []
-            for key in keys:
-                if key == "id":
-                    continue
-                prof = await self.graph.read(namespace, property_profile_query(label, key), {"sample": 20})
-                if not prof or not prof[0].get("c"):
-                    continue
-                p = prof[0]
-                values = p.get("sample") or []
-                if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-                    props.append(Property(label, key, "number", float(p["lo"]), float(p["hi"]), tuple(values)))
-                elif values and all(isinstance(v, str) for v in values):
-                    props.append(Property(label, key, "text", values=tuple(values)))
-            return LabelProfile(label, display, props)
+    async def _profile(self, namespace: str, name: str, *, edge: bool) -> LabelProfile | None:
+        label, rel = (None, name) if edge else (name, None)
+        rows = await self.graph.read(namespace, property_keys_query(label, rel), {"sample": self.sample})
+        keys = sorted(str(r["k"]) for r in rows if not str(r["k"]).startswith("_"))
+        display = "" if edge else next((k for k in DISPLAY_KEYS if k in keys), None)
+        if display is None:
+            return None
+        props = []
+        for key in keys:
+            if key == "id":
+                continue
+            prof = await self.graph.read(namespace, property_profile_query(label, key, rel), {"sample": 20})
+            if not prof or not prof[0].get("c"):
+                continue
+            p = prof[0]
+            values = p.get("sample") or []
+            if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+                props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values)))
+            elif values and all(isinstance(v, str) for v in values):
+                props.append(Property(name, key, "text", values=tuple(values)))
+            elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
+                props.append(Property(name, key, "list", values=tuple(e for v in values for e in v)))
+        if edge and not props:
+            return None
+        return LabelProfile(name, display, props)
 
+    async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:
         labels = specific_labels(schema.labels)
-        found = await asyncio.gather(*(one(lab) for lab in labels))
-        return {p.label: p for p in found if p is not None}
+        found = await asyncio.gather(*(self._profile(namespace, lab, edge=False) for lab in labels))
+        rels = await asyncio.gather(*(self._profile(namespace, t, edge=True) for t in schema.relationship_types))
+        return Profiles({p.label: p for p in found if p is not None}, {p.label: p for p in rels if p is not None})
 
 
 Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
@@ -192,84 +215,129 @@ class ShapeEnumerator:
     @staticmethod
     def base_shapes(
         schema: GraphSchema,
-        profiles: dict[str, LabelProfile],
+        profiles: Profiles,
         paths: Sequence[CandidateQuery],
         lits: QuestionLiterals,
     ) -> list[Shape]:
         ks = lits.limits or [1]
-        patterns: list[tuple[CandidateQuery, list[int]]] = []
-        for prof in profiles.values():
-            patterns.append((CandidateQuery(Anchor(None, prof.label, prof.key), ()), [1]))
+        labels = profiles.labels
+        patterns: list[tuple[CandidateQuery, list[int], tuple[str, ...]]] = []
+        for prof in labels.values():
+            patterns.append((CandidateQuery(Anchor(None, prof.label, prof.key), ()), [1], ()))
+        pairs: dict[tuple[str, str], list[str]] = {}
         for triple in schema.triples:
-            a, b = profiles.get(triple.source), profiles.get(triple.target)
+            a, b = labels.get(triple.source), labels.get(triple.target)
             if a is None or b is None:
                 continue
             hop = Hop(triple.rel_type, "out", b.label, b.key)
-            patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2]))
+            patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2], ()))
+            pairs.setdefault((a.label, b.label), []).append(triple.rel_type)
+        for (src, dst), types in pairs.items():  # two relationships between the same two nodes
+            types = sorted(set(types))
+            for i, first in enumerate(types):
+                hop = Hop(first, "out", dst, labels[dst].key)
+                path = CandidateQuery(Anchor(None, src, labels[src].key), (hop,))
+                patterns += [(path, [1, 2], (second,)) for second in types[i + 1 :]]
         out: list[Shape] = []
-        for path, targets in patterns:
+        for path, targets, also in patterns:
             for t in targets:
-                label = path.node_kind(t)[0]
-                numeric = profiles[label].numeric()
+                if also:
+                    out.append(Shape(path, t, "list", also=also))
+                    out.append(Shape(path, t, "count", also=also))
+                    continue
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
-                out += _measures(path, t, numeric, ks)
+                out += _measures(path, t, profiles, ks)
                 if path.hops:
                     other = 3 - t
                     out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
+                    out += [
+                        Shape(path, t, "group", prop=p.key, prop_on=1, fn=d, limit=k)
+                        for p in profiles.numeric(path, 1, edge=True)
+                        for d in ("DESC", "ASC")
+                        for k in ks
+                    ]
         for path in paths:  # the entity-anchored paths: how many, aggregates and orderings of their answers
-            t = len(path.hops) + 1
-            end = profiles.get(path.node_kind(t)[0])
-            numeric = end.numeric() if end is not None else []
-            out += _measures(path, t, numeric, ks)
+            out += _measures(path, len(path.hops) + 1, profiles, ks)
         return out
 
     async def _conditions(
-        self, namespace: str, profiles: dict[str, LabelProfile], lits: QuestionLiterals, linked: set[str | None]
-    ) -> dict[str, list[tuple[str, str, object]]]:
-        """Per label, the ``(key, op, value)`` conditions the question's constants allow on its nodes."""
-        out: dict[str, list[tuple[str, str, object]]] = {}
+        self, namespace: str, profiles: Profiles, lits: QuestionLiterals, linked: set[str | None]
+    ) -> Conditions:
+        """Per label (and per relationship type, keyed ``-TYPE``), the ``(key, op, value, listed)`` conditions the
+        question's constants allow on its nodes (relationships)."""
+        out: Conditions = {}
         texts = [t for t in lits.texts if t not in linked]
 
-        async def text_ops(p: Property, s: str) -> list[tuple[str, str, object]]:
-            rows = await self.graph.read(namespace, text_match_query(p.label, p.key), {"s": s})
+        async def text_ops(p: Property, s: str, rel: str | None) -> list[Condition]:
+            listed = p.kind == "list"
+            q = text_match_query(None if rel else p.label, p.key, rel, is_list=listed)
+            rows = await self.graph.read(namespace, q, {"s": s})
             r = rows[0] if rows else {}
             ops = [("=", r.get("eq")), ("STARTS WITH", r.get("starts")), ("CONTAINS", r.get("contains"))]
-            return [(p.key, op, s) for op, n in ops if n]
+            return [(p.key, op, s, listed) for op, n in ops if n]
 
-        for label, prof in profiles.items():
-            conds: list[tuple[str, str, object]] = []
+        elements: list[tuple[str, LabelProfile, str | None]] = [
+            (lab, prof, None) for lab, prof in profiles.labels.items()
+        ]
+        elements += [("-" + rel, prof, rel) for rel, prof in profiles.rels.items()]
+        for name, prof, rel in elements:
+            conds: list[Condition] = []
             for p in prof.numeric():
                 assert p.lo is not None and p.hi is not None
-                conds += [(p.key, op, _num(v)) for v in lits.numbers if p.lo <= v <= p.hi for op in NUMBER_OPS]
+                conds += [(p.key, op, _num(v), False) for v in lits.numbers if p.lo <= v <= p.hi for op in NUMBER_OPS]
                 conds += [
-                    (p.key, "range", (_num(lo), _num(hi)))
+                    (p.key, "range", (_num(lo), _num(hi)), False)
                     for lo, hi in lits.ranges
                     if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10  # both ends among the property's values
                 ]
-            found = await asyncio.gather(*(text_ops(p, s) for p in prof.text() for s in texts))
+            found = await asyncio.gather(*(text_ops(p, s, rel) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
-            out[label] = conds
+            out[name] = conds
         return out
 
 
-def _measures(path: CandidateQuery, t: int, numeric: list[Property], ks: list[int]) -> list[Shape]:
-    """How many of node ``x{t}`` there are, aggregates of its numeric properties, the top ``k`` by each."""
+Condition = tuple[str, str, object, bool]
+Conditions = dict[str, list[Condition]]
+
+
+def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int]) -> list[Shape]:
+    """How many of node ``x{t}`` there are, aggregates of its numeric properties (and of its last relationship's),
+    the top ``k`` by each."""
     out = [Shape(path, t, "count")]
-    out += [Shape(path, t, "agg", prop=p.key, fn=fn) for p in numeric for fn in AGGREGATES]
-    out += [Shape(path, t, "top", prop=p.key, fn=d, limit=k) for p in numeric for d in ("DESC", "ASC") for k in ks]
+    owners: list[tuple[int | None, list[Property]]] = [(None, profiles.numeric(path, t))]
+    if path.hops and (path.anchor.name is None or t == len(path.hops) + 1):
+        owners.append((len(path.hops), profiles.numeric(path, len(path.hops), edge=True)))
+    for on, numeric in owners:
+        out += [Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on) for p in numeric for fn in AGGREGATES]
+        out += [
+            Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on)
+            for p in numeric
+            for d in ("DESC", "ASC")
+            for k in ks
+        ]
     return out
 
 
-def _filters_for(s: Shape, conditions: dict[str, list[tuple[str, str, object]]]) -> list[Filter]:
-    """Conditions on the shape's label-anchored nodes, or on the nodes its path reaches (not on a linked entity)."""
+def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
+    """Conditions on the shape's label-anchored nodes, or on the nodes its path reaches (not on a linked entity), and
+    on its relationships."""
     first = 1 if s.anchor.name is None else 2
     out = []
     for var in range(first, len(s.hops) + 2):
         label = s.path.node_kind(var)[0]
-        out += [Filter(var, key, op, value) for key, op, value in conditions.get(label, [])]
+        out += [Filter(var, key, op, value, listed=ls) for key, op, value, ls in conditions.get(label, [])]
+    for var, hop in enumerate(s.hops, start=1):
+        out += [
+            Filter(var, key, op, value, edge=True, listed=ls)
+            for key, op, value, ls in conditions.get("-" + hop.rel_type, [])
+        ]
     # a condition on the property the shape aggregates or orders by says what the aggregate already says
-    return [f for f in out if f not in s.filters and not (f.var == s.target and f.key == s.prop)]
+    return [f for f in out if f not in s.filters and not (f.key == s.prop and _same_owner(s, f))]
+
+
+def _same_owner(s: Shape, f: Filter) -> bool:
+    return (f.edge and f.var == s.prop_on) or (not f.edge and s.prop_on is None and f.var == s.target)
 
 
 def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
@@ -311,6 +379,7 @@ def _value_text(v: object) -> str:
 
 
 def filter_reading(f: Filter, kind: str) -> str:
+    """``kind``: the words of the node's label (of the relationship's type for a condition on a relationship)."""
     prop = words(f.key)
     if f.op == "range":
         lo, hi = f.value
@@ -318,8 +387,14 @@ def filter_reading(f: Filter, kind: str) -> str:
     return f"{kind} {prop} {_OP_WORDS.get(f.op, f.op)} {_value_text(f.value)}"
 
 
-def node_reading(path: CandidateQuery, target: int) -> str:
+def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     """The pattern's node ``x{target}`` in words: "person", "person produced a movie", "movie acted in by X"."""
+    if not isinstance(path, CandidateQuery):  # a shape: its pattern, and the relationships it adds
+        s, path = path, path.path
+        if s.also:
+            hop = path.hops[0]
+            rel = " and ".join(words(t) for t in (hop.rel_type, *s.also))
+            return node_reading(CandidateQuery(path.anchor, (replace(hop, rel_type=rel),)), target)
     kinds = [words(path.node_kind(i)[0]) for i in range(1, len(path.hops) + 2)]
     if path.anchor.name is not None:
         hops = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
@@ -337,10 +412,15 @@ _AGG_WORDS = {"avg": "average", "max": "highest", "min": "lowest", "sum": "total
 
 
 def shape_reading(s: Shape) -> str:
-    base = node_reading(s.path, s.target)
-    conds = [filter_reading(f, words(s.path.node_kind(f.var)[0])) for f in s.filters]
+    base = node_reading(s, s.target)
+    conds = [
+        filter_reading(f, words(s.hops[f.var - 1].rel_type if f.edge else s.path.node_kind(f.var)[0]))
+        for f in s.filters
+    ]
     where = (" with " + " and ".join(conds)) if conds else ""
     prop = words(s.prop or "")
+    if s.prop_on is not None:
+        prop = f"{words(s.hops[s.prop_on - 1].rel_type)} {prop}"
     if s.kind == "list":
         return (f"first {s.limit} " if s.limit else "") + base + where
     if s.kind == "count":
@@ -350,6 +430,39 @@ def shape_reading(s: Shape) -> str:
     top = "highest" if s.fn == "DESC" else "lowest"
     if s.kind == "top":
         return f"top {s.limit} {base}{where} with the {top} {prop}"
+    if s.prop:
+        return f"top {s.limit} {base}{where} with the {top} average {prop}"
     most = "most" if s.fn == "DESC" else "fewest"
     other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
     return f"top {s.limit} {base}{where} with the {most} {other}"
+
+
+# --- schema words the question mentions ---------------------------------------------------------------------------
+def schema_terms(c: CandidateQuery | Shape) -> set[str]:
+    """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels)."""
+    if isinstance(c, CandidateQuery):
+        return {h.rel_type for h in c.hops}
+    terms = {h.rel_type for h in c.hops} | set(c.also) | {f.key for f in c.filters}
+    return terms | ({c.prop} if c.prop else set())
+
+
+def _stem_match(a: str, b: str) -> bool:
+    """Two words share a stem: a common prefix of at least 3 letters, falling short of the shorter word by at most
+    2 (``directed``/``directors``, ``acted``/``actors``, ``reviews``/``reviewed``)."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 3 and n >= min(len(a), len(b)) - 2
+
+
+def mentions(question: str, terms: set[str]) -> tuple[int, int]:
+    """How many of ``terms`` the question mentions (one of the term's content words shares a stem with one of the
+    question's words), and how many it does not."""
+    qwords = [w for w in re.findall(r"[a-z]+", question.lower()) if w not in STOPWORDS]
+    hit = 0
+    for t in terms:
+        content = [w for w in words(t).split() if w not in STOPWORDS and len(w) >= 3]
+        hit += any(_stem_match(w, q) for w in content for q in qwords)
+    return hit, len(terms) - hit

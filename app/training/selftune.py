@@ -39,7 +39,7 @@ from app.errors import AppError, InvalidInputError
 from app.llm.adapters import adapter_dir, install_adapter
 from app.llm.local import local_model_path
 from app.retrievers.kg import read_path, words
-from app.retrievers.shapes import LabelProfile, QuestionLiterals, ShapeEnumerator
+from app.retrievers.shapes import Profiles, QuestionLiterals, ShapeEnumerator
 from app.retrievers.text2cypher import Text2CypherRetriever, anchor_labels
 from app.settings import Settings
 from app.text import STOPWORDS, surface
@@ -104,6 +104,7 @@ SHAPE_FORMS = {
     "agg": ("what is the {a} {prop} of the {K} {P}{F}?", "{a} {prop} of {K} {P}{F}?"),
     "top": ("which {k} {K} {P}{F} have the {hl} {prop}?", "list the top {k} {K} {P}{F} by {hl} {prop}"),
     "group": ("which {K} {P}{F} has the {most} {O}?", "top {k} {K} {P}{F} by the {most} {O}"),
+    "group_avg": ("which {k} {K} {P}{F} have the {hl} average {prop}?", "top {k} {K} {P}{F} by average {prop}"),
 }
 """Generic English frames for the shapes of ``app.cypher.shapes`` (``{K}`` the kind asked about, ``{P}`` how it
 relates to the rest of the pattern, ``{F}`` its conditions)."""
@@ -126,7 +127,8 @@ def _pattern_phrase(s: Shape, rng: random.Random) -> str:
     """How the asked-about node relates to the other: "who produced a movie", "acted in by a person"."""
     if not s.hops:
         return ""
-    hop, rel = s.hops[0], words(s.hops[0].rel_type)
+    hop = s.hops[0]
+    rel = " and ".join(words(t) for t in (hop.rel_type, *s.also))
     other = words(s.path.node_kind(3 - s.target)[0])
     leaves = (hop.direction == "out") == (s.target == 1)
     if leaves:
@@ -142,6 +144,8 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
     else:
         shown = f"'{f.value}'" if isinstance(f.value, str) else str(f.value)
         value = f"{rng.choice(OP_PHRASES[f.op])} {shown}"
+    if f.edge:
+        return f" where the {words(s.hops[f.var - 1].rel_type)} {prop} is {value}"
     if f.var == s.target:
         return rng.choice((f" with {prop} {value}", f" whose {prop} is {value}"))
     return f" with a {words(s.path.node_kind(f.var)[0])} whose {prop} is {value}"
@@ -150,7 +154,7 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
 def verbalise_shape(s: Shape, rng: random.Random) -> str:
     """A question whose answer is what the shape returns, in a generic frame."""
     kind = words(s.path.node_kind(s.target)[0])
-    form = "list_k" if s.kind == "list" and s.limit else s.kind
+    form = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
     hl = "highest" if s.fn == "DESC" else "lowest"
     text = rng.choice(SHAPE_FORMS[form]).format(
         K=_plural(kind, rng) if s.kind != "group" else kind,
@@ -166,11 +170,13 @@ def verbalise_shape(s: Shape, rng: random.Random) -> str:
     return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")
 
 
-def _random_filter(s: Shape, profiles: dict[str, LabelProfile], rng: random.Random) -> Filter | None:
-    """A condition on one of the shape's nodes with a constant drawn from the data."""
-    var = rng.randint(1, len(s.hops) + 1)
-    prof = profiles.get(s.path.node_kind(var)[0])
-    props = [p for p in (prof.properties if prof else []) if p.values and not (var == s.target and p.key == s.prop)]
+def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter | None:
+    """A condition on one of the shape's nodes (or relationships) with a constant drawn from the data."""
+    edge = bool(s.hops) and rng.random() < 0.3
+    var = rng.randint(1, len(s.hops)) if edge else rng.randint(1, len(s.hops) + 1)
+    prof = profiles.rels.get(s.hops[var - 1].rel_type) if edge else profiles.labels.get(s.path.node_kind(var)[0])
+    own = (edge and var == s.prop_on) or (not edge and s.prop_on is None and var == s.target)
+    props = [p for p in (prof.properties if prof else []) if p.values and not (own and p.key == s.prop)]
     if not props:
         return None
     p = rng.choice(props)
@@ -178,7 +184,7 @@ def _random_filter(s: Shape, profiles: dict[str, LabelProfile], rng: random.Rand
     if p.kind == "number" and isinstance(v, int | float):
         op = rng.choice((">", "<", "=", "range"))
         if op != "range":
-            return Filter(var, p.key, op, v)
+            return Filter(var, p.key, op, v, edge=edge)
         w = rng.choice([x for x in p.values if isinstance(x, int | float)])
         lo, hi = sorted((v, w))
         if isinstance(v, int) and v > 100 and rng.random() < 0.5:  # a decade
@@ -187,12 +193,15 @@ def _random_filter(s: Shape, profiles: dict[str, LabelProfile], rng: random.Rand
             return None
         else:
             hi = hi + 1
-        return Filter(var, p.key, "range", (lo, hi))
+        return Filter(var, p.key, "range", (lo, hi), edge=edge)
     text = str(v)
+    listed = p.kind == "list"
+    if listed or rng.random() < 0.3:
+        return Filter(var, p.key, "=", text, edge=edge, listed=listed)
     ws = [w for w in text.split() if len(w) >= 4 and w.isalpha()]
     if rng.random() < 0.3:
-        return Filter(var, p.key, "STARTS WITH", text[0])
-    return Filter(var, p.key, "CONTAINS", rng.choice(ws)) if ws else None
+        return Filter(var, p.key, "STARTS WITH", text[0], edge=edge)
+    return Filter(var, p.key, "CONTAINS", rng.choice(ws), edge=edge) if ws else None
 
 
 async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: random.Random) -> list[dict[str, Any]]:
