@@ -31,39 +31,40 @@ NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
 
 
-def _element(label: str | None, rel_type: str | None) -> str:
-    """``MATCH (n:Label)`` or, for a relationship type, ``MATCH ()-[n:TYPE]->()``: the elements a profile reads."""
-    if rel_type is not None:
-        return f"MATCH ()-[n:{ident(rel_type, 'relationship type')}]->()"
-    return f"MATCH (n:{ident(label or '', 'label')})"
+def _element(name: str, edge: bool) -> str:
+    """``MATCH (n:Label)`` or, for a relationship type (``edge``), ``MATCH ()-[n:TYPE]->()``: what a profile reads."""
+    if edge:
+        return f"MATCH ()-[n:{ident(name, 'relationship type')}]->()"
+    return f"MATCH (n:{ident(name, 'label')})"
 
 
-def property_keys_query(label: str | None, rel_type: str | None = None) -> str:
-    """The property keys of (a sample of ``$sample``) nodes of ``label`` (or relationships of ``rel_type``)."""
-    return f"{_element(label, rel_type)} WITH n LIMIT $sample UNWIND keys(n) AS k RETURN DISTINCT k"
+def property_keys_query(name: str, *, edge: bool = False) -> str:
+    """The property keys of (a sample of ``$sample``) nodes of label ``name`` (``edge``: relationships of type
+    ``name``)."""
+    return f"{_element(name, edge)} WITH n LIMIT $sample UNWIND keys(n) AS k RETURN DISTINCT k"
 
 
-def property_profile_query(label: str | None, key: str, rel_type: str | None = None) -> str:
-    """How many nodes of ``label`` (relationships of ``rel_type``) have ``key``, its least and greatest value, and a
-    few values (their kind)."""
+def property_profile_query(name: str, key: str, *, edge: bool = False) -> str:
+    """How many nodes of label ``name`` (``edge``: relationships of type ``name``) have ``key``, its least and
+    greatest value, and a few values (their kind)."""
     v = f"n.{ident(key, 'property')}"
     return (
-        f"{_element(label, rel_type)} WHERE {v} IS NOT NULL "
+        f"{_element(name, edge)} WHERE {v} IS NOT NULL "
         f"RETURN count(n) AS c, min({v}) AS lo, max({v}) AS hi, collect({v})[..$sample] AS sample"
     )
 
 
-def text_match_query(label: str | None, key: str, rel_type: str | None = None, *, is_list: bool = False) -> str:
-    """Whether some node of ``label`` (relationship of ``rel_type``) has ``key`` equal to, starting with, or
-    containing ``$s`` (``is_list``: some element of the list property does)."""
+def text_match_query(name: str, key: str, *, edge: bool = False, is_list: bool = False) -> str:
+    """Whether some node of label ``name`` (``edge``: relationship of type ``name``) has ``key`` equal to, starting
+    with, or containing ``$s`` (``is_list``: some element of the list property does)."""
     v = f"n.{ident(key, 'property')}"
     if is_list:
         return (
-            f"{_element(label, rel_type)} WHERE any(e IN {v} WHERE e CONTAINS $s) "
+            f"{_element(name, edge)} WHERE any(e IN {v} WHERE e CONTAINS $s) "
             f"RETURN sum(CASE WHEN $s IN {v} THEN 1 ELSE 0 END) AS eq, 0 AS starts, count(n) AS contains"
         )
     return (
-        f"{_element(label, rel_type)} WHERE {v} CONTAINS $s "
+        f"{_element(name, edge)} WHERE {v} CONTAINS $s "
         f"RETURN sum(CASE WHEN {v} = $s THEN 1 ELSE 0 END) AS eq, "
         f"sum(CASE WHEN {v} STARTS WITH $s THEN 1 ELSE 0 END) AS starts, count(n) AS contains"
     )
@@ -142,6 +143,10 @@ class Shape:
     def names_edges(self) -> bool:
         """Whether the query refers to a relationship's property (its pattern names the relationships)."""
         return self.prop_on is not None or any(f.edge for f in self.filters)
+
+    def owns_prop(self, var: int, *, edge: bool = False) -> bool:
+        """Whether ``prop`` belongs to node ``x{var}`` (``edge``: to relationship ``r{var}``)."""
+        return var == self.prop_on if edge else self.prop_on is None and var == self.target
 
     def _prop_ref(self) -> str:
         owner = f"r{self.prop_on}" if self.prop_on is not None else f"x{self.target}"

@@ -120,9 +120,13 @@ class Profiles:
     def __bool__(self) -> bool:
         return bool(self.labels)
 
+    def of(self, path: CandidateQuery, var: int, *, edge: bool = False) -> LabelProfile | None:
+        """The profile of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
+        return self.rels.get(path.hops[var - 1].rel_type) if edge else self.labels.get(path.node_kind(var)[0])
+
     def numeric(self, path: CandidateQuery, var: int, *, edge: bool = False) -> list[Property]:
         """The numeric properties of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
-        prof = self.rels.get(path.hops[var - 1].rel_type) if edge else self.labels.get(path.node_kind(var)[0])
+        prof = self.of(path, var, edge=edge)
         return prof.numeric() if prof is not None else []
 
 
@@ -141,8 +145,7 @@ class PropertyProfiles:
         return await self._built.get(namespace, lambda: self._build(namespace, schema))
 
     async def _profile(self, namespace: str, name: str, *, edge: bool) -> LabelProfile | None:
-        label, rel = (None, name) if edge else (name, None)
-        rows = await self.graph.read(namespace, property_keys_query(label, rel), {"sample": self.sample})
+        rows = await self.graph.read(namespace, property_keys_query(name, edge=edge), {"sample": self.sample})
         keys = sorted(str(r["k"]) for r in rows if not str(r["k"]).startswith("_"))
         display = "" if edge else next((k for k in DISPLAY_KEYS if k in keys), None)
         if display is None:
@@ -151,7 +154,7 @@ class PropertyProfiles:
         for key in keys:
             if key == "id":
                 continue
-            prof = await self.graph.read(namespace, property_profile_query(label, key, rel), {"sample": 20})
+            prof = await self.graph.read(namespace, property_profile_query(name, key, edge=edge), {"sample": 20})
             if not prof or not prof[0].get("c"):
                 continue
             p = prof[0]
@@ -264,24 +267,22 @@ class ShapeEnumerator:
     async def _conditions(
         self, namespace: str, profiles: Profiles, lits: QuestionLiterals, linked: set[str | None]
     ) -> Conditions:
-        """Per label (and per relationship type, keyed ``-TYPE``), the ``(key, op, value, listed)`` conditions the
+        """Per ``(label, False)`` and ``(relationship type, True)``, the ``(key, op, value, listed)`` conditions the
         question's constants allow on its nodes (relationships)."""
         out: Conditions = {}
         texts = [t for t in lits.texts if t not in linked]
 
-        async def text_ops(p: Property, s: str, rel: str | None) -> list[Condition]:
+        async def text_ops(p: Property, s: str, edge: bool) -> list[Condition]:
             listed = p.kind == "list"
-            q = text_match_query(None if rel else p.label, p.key, rel, is_list=listed)
+            q = text_match_query(p.label, p.key, edge=edge, is_list=listed)
             rows = await self.graph.read(namespace, q, {"s": s})
             r = rows[0] if rows else {}
             ops = [("=", r.get("eq")), ("STARTS WITH", r.get("starts")), ("CONTAINS", r.get("contains"))]
             return [(p.key, op, s, listed) for op, n in ops if n]
 
-        elements: list[tuple[str, LabelProfile, str | None]] = [
-            (lab, prof, None) for lab, prof in profiles.labels.items()
-        ]
-        elements += [("-" + rel, prof, rel) for rel, prof in profiles.rels.items()]
-        for name, prof, rel in elements:
+        elements = [((n, False), prof) for n, prof in profiles.labels.items()]
+        elements += [((n, True), prof) for n, prof in profiles.rels.items()]
+        for element, prof in elements:
             conds: list[Condition] = []
             for p in prof.numeric():
                 assert p.lo is not None and p.hi is not None
@@ -291,14 +292,14 @@ class ShapeEnumerator:
                     for lo, hi in lits.ranges
                     if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10  # both ends among the property's values
                 ]
-            found = await asyncio.gather(*(text_ops(p, s, rel) for p in prof.text() for s in texts))
+            found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
-            out[name] = conds
+            out[element] = conds
         return out
 
 
 Condition = tuple[str, str, object, bool]
-Conditions = dict[str, list[Condition]]
+Conditions = dict[tuple[str, bool], list[Condition]]
 
 
 def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int]) -> list[Shape]:
@@ -326,18 +327,14 @@ def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
     out = []
     for var in range(first, len(s.hops) + 2):
         label = s.path.node_kind(var)[0]
-        out += [Filter(var, key, op, value, listed=ls) for key, op, value, ls in conditions.get(label, [])]
+        out += [Filter(var, key, op, value, listed=ls) for key, op, value, ls in conditions.get((label, False), [])]
     for var, hop in enumerate(s.hops, start=1):
         out += [
             Filter(var, key, op, value, edge=True, listed=ls)
-            for key, op, value, ls in conditions.get("-" + hop.rel_type, [])
+            for key, op, value, ls in conditions.get((hop.rel_type, True), [])
         ]
     # a condition on the property the shape aggregates or orders by says what the aggregate already says
-    return [f for f in out if f not in s.filters and not (f.key == s.prop and _same_owner(s, f))]
-
-
-def _same_owner(s: Shape, f: Filter) -> bool:
-    return (f.edge and f.var == s.prop_on) or (not f.edge and s.prop_on is None and f.var == s.target)
+    return [f for f in out if f not in s.filters and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))]
 
 
 def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:

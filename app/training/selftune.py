@@ -174,8 +174,8 @@ def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter |
     """A condition on one of the shape's nodes (or relationships) with a constant drawn from the data."""
     edge = bool(s.hops) and rng.random() < 0.3
     var = rng.randint(1, len(s.hops)) if edge else rng.randint(1, len(s.hops) + 1)
-    prof = profiles.rels.get(s.hops[var - 1].rel_type) if edge else profiles.labels.get(s.path.node_kind(var)[0])
-    own = (edge and var == s.prop_on) or (not edge and s.prop_on is None and var == s.target)
+    prof = profiles.of(s.path, var, edge=edge)
+    own = s.owns_prop(var, edge=edge)
     props = [p for p in (prof.properties if prof else []) if p.values and not (own and p.key == s.prop)]
     if not props:
         return None
