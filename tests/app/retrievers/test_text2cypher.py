@@ -3,6 +3,7 @@ random weights, and the HTTP mode."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -12,8 +13,9 @@ import pytest
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
-from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
+from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace, example_values
 from app.retrievers.types import RetrievalQuery
 from tests.conftest import SABLE, tiny_llama
 
@@ -42,7 +44,37 @@ async def test_relevance_ranks_the_path_a_question_names(t2c: Text2CypherRetriev
     assert e.relevance is not None and len(e.relevance) == len(e.candidates) == len(e.readings)
     best = max(range(len(e.candidates)), key=lambda i: e.relevance[i])  # type: ignore[index]
     assert [h.rel_type for h in e.candidates[best].hops] == ["DESIGNED_BY", "BORN_IN"]
-    assert e.readings[best] == "born in of designed by of Curlew Class (city)"
+    # the most relevant candidates ran for a few rows and were scored again with their answers as examples
+    assert e.readings[best] == "born in of designed by of Curlew Class (city), such as Brackenholt"
+
+
+async def test_the_preview_reads_example_answers_into_the_most_relevant_readings(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``preview_candidates`` most relevant candidates run for a few rows; those with answers are read again with
+    ``answer_examples`` of them and rescored; every other candidate ranks below the least previewed one."""
+    q = "Which manufacturer built the Sable Class?"
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"answer_examples": 0}))
+    plain = await t2c.enumerate("demo", q)  # no preview
+    assert not any(", such as " in r for r in plain.readings)
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"preview_candidates": 3, "answer_examples": 1}))
+    e = await t2c.enumerate("demo", q)
+    assert e.relevance is not None and plain.relevance is not None and [c.text for c in e.candidates] == [
+        c.text for c in plain.candidates
+    ]
+    shown = [i for i, r in enumerate(e.readings) if ", such as " in r]
+    assert 1 <= len(shown) <= 3 and all(e.readings[i].count(",") == 1 for i in shown)
+    assert e.readings[e.candidates.index(next(c for c in e.candidates if c.text == SABLE))].endswith(
+        "such as Ossendale Engine Works"
+    )
+    rest = [i for i in range(len(e.candidates)) if i not in shown and e.readings[i] == plain.readings[i]]
+    assert max(e.relevance[i] for i in rest) < min(e.relevance[i] for i in shown)
+
+
+def test_example_values_are_distinct_names_or_first_columns() -> None:
+    rows = [{"name": "a_b", "v2": 1}, {"name": "a_b"}, {"name": None}, {"name": "c"}, {"name": "d"}]
+    assert example_values(rows, 2) == ["a b", "c"]
+    assert example_values([{"count": 7}], 2) == ["7"] and example_values([], 2) == []
 
 
 async def test_the_expand_beam_bounds_enumeration(t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,6 +160,31 @@ async def test_random_weights_only_ever_execute_candidates(
         assert all(it.provenance["query"] in allowed for it in res.items)
         if scoring == "combined":  # the LLM scored the most relevant candidates, and both scores are shown
             assert all(r.logprob is not None and r.relevance is not None for r in trace.ranked)
+
+
+class _TimedOut:
+    """A grounded chooser whose model never answers in time (a stalled vLLM worker)."""
+
+    async def choose(self, *args: Any, **kwargs: Any) -> list[Any]:
+        raise DependencyTimeoutError("llm_worker", "no answer within 60s")
+
+
+async def test_a_failed_llm_choice_degrades_to_relevance_and_says_so(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cross-encoder's order still answers when the model times out; the result says it is degraded. With no
+    relevance to fall back on the error stands."""
+    q = "Which manufacturer built the Sable Class?"
+    monkeypatch.setattr(t2c, "chooser", _TimedOut())
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"scoring": "combined"}))
+    res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
+    trace = res.trace
+    assert isinstance(trace, Text2CypherTrace) and trace.query == SABLE and trace.decoding is None
+    assert all(r.logprob is None for r in trace.ranked) and "Ossendale Engine Works" in res.items[0].text
+    assert any("LLM's choice failed" in w for w in res.warnings)
+    monkeypatch.setattr(t2c, "deps", dataclasses.replace(t2c.deps, reranker=None))
+    with pytest.raises(DependencyTimeoutError):
+        await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
 
 
 async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClient) -> None:

@@ -254,7 +254,9 @@ async def test_the_text2cypher_role_is_served_by_the_workers_lora_with_the_short
         mode = c.retrievers["text2cypher"]
         assert isinstance(mode, Text2CypherRetriever)
         q = QUESTIONS[0]
-        mode.config = mode.config.model_copy(update={"scoring": "llm"})  # the worker's choice over every candidate
+        # the worker's choice over every candidate; the entity paths only (with the shapes, 171 candidates: scoring
+        # them all on a CPU worker and again in transformers would take minutes and test nothing more)
+        mode.config = mode.config.model_copy(update={"scoring": "llm", "shapes": False})
         res = await mode.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
         _, cands, _ = await mode.candidates("demo", q)
         schema = await mode.schema("demo")
