@@ -435,12 +435,13 @@ def shape_reading(s: Shape) -> str:
 
 
 # --- schema words the question mentions ---------------------------------------------------------------------------
-def schema_terms(c: CandidateQuery | Shape) -> set[str]:
-    """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels)."""
-    if isinstance(c, CandidateQuery):
-        return {h.rel_type for h in c.hops}
-    terms = {h.rel_type for h in c.hops} | set(c.also) | {f.key for f in c.filters}
-    return terms | ({c.prop} if c.prop else set())
+def schema_terms(c: CandidateQuery | Shape) -> list[str]:
+    """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels), one
+    entry per use: a relationship type on two hops is there twice."""
+    terms = [h.rel_type for h in c.hops]
+    if isinstance(c, Shape):
+        terms += [*c.also, *(f.key for f in c.filters), *([c.prop] if c.prop else [])]
+    return terms
 
 
 def _stem_match(a: str, b: str) -> bool:
@@ -454,12 +455,24 @@ def _stem_match(a: str, b: str) -> bool:
     return n >= 3 and n >= min(len(a), len(b)) - 2
 
 
-def mentions(question: str, terms: set[str]) -> tuple[int, int]:
-    """How many of ``terms`` the question mentions (one of the term's content words shares a stem with one of the
-    question's words), and how many it does not."""
+def _names(term_word: str, word: str) -> bool:
+    """A question word names a schema word: they share a stem, or the word contains the schema word's first four
+    letters (a compound: ``written`` in "screenwriters", ``rating`` in "ratings")."""
+    return _stem_match(term_word, word) or (len(term_word) >= 4 and term_word[:4] in word)
+
+
+def mentions(question: str, terms: Sequence[str]) -> tuple[int, int]:
+    """How many of ``terms`` (one per use) the question mentions, and how many it does not. A term is mentioned when
+    one of its content words is named by a question word not already taken by another use (``_names``), so a path
+    that takes one relationship twice needs it named twice ("the director of X also directed which films")."""
     qwords = [w for w in re.findall(r"[a-z]+", question.lower()) if w not in STOPWORDS]
-    hit = 0
+    taken: set[int] = set()
     for t in terms:
         content = [w for w in words(t).split() if w not in STOPWORDS and len(w) >= 3]
-        hit += any(_stem_match(w, q) for w in content for q in qwords)
-    return hit, len(terms) - hit
+        k = next(
+            (j for j, q in enumerate(qwords) if j not in taken and any(_names(w, q) for w in content)),
+            None,
+        )
+        if k is not None:
+            taken.add(k)
+    return len(taken), len(terms) - len(taken)
