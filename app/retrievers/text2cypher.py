@@ -220,12 +220,16 @@ PREVIEW_ROWS = 10
 """Rows read per previewed candidate (rows are paths: one answer may fill several)."""
 
 
+def answer_of(row: dict[str, Any]) -> Any:
+    """A result row's answer: its ``name`` column, else its first (a count, an aggregate, a property value)."""
+    return row["name"] if "name" in row else next(iter(row.values()), None)
+
+
 def example_values(rows: list[dict[str, Any]], k: int) -> list[str]:
-    """Up to ``k`` distinct answers of a query's rows, as text: the ``name`` column, else the first (a count, an
-    aggregate, a property value)."""
+    """Up to ``k`` distinct answers of a query's rows (``answer_of``), as text."""
     out: list[str] = []
     for row in rows:
-        value = row["name"] if "name" in row else next(iter(row.values()), None)
+        value = answer_of(row)
         text = surface(str(value))[:60] if value is not None else ""
         if text and text not in out:
             out.append(text)
@@ -598,14 +602,14 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                         names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
                         trace.query, trace.rows, ran_first = cand.text, [{"name": n} for n in names], True
                 for row in rows:
+                    answer = answer_of(row)
                     if "name" not in row:  # a count or an aggregate: one value
-                        row = {"value": next(iter(row.values()), None), **row}
-                    key = str(row.get("name", row.get("value")))
-                    if row.get("name", row.get("value")) is None or key in seen:
+                        row = {"value": answer, **row}
+                    if answer is None or str(answer) in seen:
                         continue
                     if len(seen) >= self.config.max_answers:
                         break
-                    seen.add(key)
+                    seen.add(str(answer))
                     items.append(self._item(ns, cand, row, w / total, r, rank))
         if not ran_first:
             trace.query, trace.rows, trace.error = ranked[0].query, [], "execution failed"
