@@ -261,6 +261,12 @@ def tune(
     minutes: Annotated[float, typer.Option(help="Time budget: pair building, then training to fit.")] = 30.0,
     max_pairs: Annotated[int, typer.Option(help="Training pairs built at most.")] = 2400,
     seed: Annotated[int, typer.Option()] = 13,
+    paraphrase_share: Annotated[
+        float, typer.Option(help="Share of the time spent paraphrasing training questions (0: none).")
+    ] = 0.0,
+    paraphrase_model: Annotated[
+        str, typer.Option(help="Local model that paraphrases (a path or catalog:NAME; skipped when not fetched).")
+    ] = "catalog:qwen2.5-coder-0.5b-instruct",
     data_dir: DataDirOpt = None,
 ) -> None:
     """Self-supervised text2cypher tuning: (question, query) pairs built from the namespace's own graph, a LoRA
@@ -270,7 +276,17 @@ def tune(
     from app.training.selftune import tune as run_tune
 
     try:
-        stats = asyncio.run(run_tune(_settings(data_dir), namespace, minutes=minutes, max_pairs=max_pairs, seed=seed))
+        stats = asyncio.run(
+            run_tune(
+                _settings(data_dir),
+                namespace,
+                minutes=minutes,
+                max_pairs=max_pairs,
+                seed=seed,
+                paraphrase_share=paraphrase_share,
+                paraphrase_model=paraphrase_model or None,
+            )
+        )
     except AppError as e:
         typer.echo(f"error: {e.message}", err=True)
         raise typer.Exit(2) from e

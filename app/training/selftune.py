@@ -10,6 +10,9 @@ questions: the graph itself provides the training pairs (as TARGA and BYOKG do).
    not the same answers as a shorter candidate of the same anchor (that question would be ambiguous between them).
 4. **Questions**: each kept candidate's path is read as text (``app.retrievers.kg.read_path``, the reading the
    cross-encoder scores) and put in one of a few generic question forms ("what are the ... ?", "name the ...").
+4b. **Paraphrases** (``app.training.paraphrase``): a local instruction model rewrites a sample of the questions;
+   a rewrite is kept when the retriever, by relevance alone, still ranks its query first for it, and then serves the
+   other pairs of the same path pattern as a template.
 5. **LoRA**: trained on (question, query) with the retriever's own prompt (``app.training.lora``), within the time
    left, and moved into ``<adapters_dir>/<namespace>/text2cypher``, where the service finds it for that namespace.
 
@@ -37,6 +40,7 @@ from app.cypher.candidates import Anchor, CandidateQuery
 from app.cypher.shapes import Filter, Shape
 from app.errors import AppError, InvalidInputError
 from app.llm.adapters import adapter_dir, install_adapter
+from app.llm.catalog import resolve_local_model
 from app.llm.local import local_model_path
 from app.retrievers.kg import read_path, words
 from app.retrievers.shapes import Profiles, QuestionLiterals, ShapeEnumerator
@@ -68,6 +72,9 @@ ANCHOR_FORMS = ("what {r} does {p} have?", "{p}: what is its {r}?", "{p}'s {r}?"
 """The same for a one-hop path (the inner part is the entity itself)."""
 UNKNOWN_KIND = ("entity", "ones", "things")
 """Words for the nodes a hop reaches when the graph gives them no label."""
+DEFAULT_PARAPHRASER = "catalog:qwen2.5-coder-0.5b-instruct"
+"""The model that rewrites training questions when it has been fetched (``python -m app models fetch``); SmolLM2-135M
+answers with the question itself or with names, so without it no question is paraphrased."""
 
 
 def relation_phrase(rel_type: str, rng: random.Random) -> str:
@@ -272,6 +279,7 @@ async def anchor_pairs(
                 "hops": len(c.hops),
                 "answers": len(answers),
                 "anchor": anchor.name,
+                "pattern": replace(c, anchor=replace(c.anchor, name="")).text,
             }
         )
     return out
@@ -347,8 +355,12 @@ async def tune(
     rank: int = 16,
     top_layers: int | None = None,
     seed: int = 13,
+    paraphrase_share: float = 0.0,
+    paraphrase_max: float = 0.3,
+    paraphrase_model: str | None = DEFAULT_PARAPHRASER,
 ) -> dict[str, Any]:
-    """Build pairs from the namespace's graph, train the text2cypher LoRA, install it for the namespace."""
+    """Build pairs from the namespace's graph, paraphrase some (``paraphrase_share`` of the time, at most
+    ``paraphrase_max`` as many as there are pairs), train the text2cypher LoRA, install it for the namespace."""
     from app.training.lora import train_lora_pairs
 
     t0 = time.monotonic()
@@ -373,6 +385,15 @@ async def tune(
         shapes = await shape_pairs(r, namespace, int(shape_share * max_pairs), random.Random(seed))
         pairs = pairs[: max_pairs - len(shapes)] + shapes
         pair_stats |= {"shape_pairs": len(shapes), "pairs": len(pairs)}
+        pair_stats["paraphrases"] = {"skipped": "off (paraphrase_share 0)"}
+        if paraphrase_share > 0 and pairs:
+            deadline = time.monotonic() + paraphrase_share * budget
+            para, pair_stats["paraphrases"] = await _paraphrase(
+                settings, r, namespace, pairs, paraphrase_model, int(paraphrase_max * len(pairs)), deadline, seed
+            )
+            pairs += para
+            paths = Counter(p["hops"] for p in pairs if "shape" not in p)
+            pair_stats |= {"pairs": len(pairs), "pairs_by_hops": dict(sorted(paths.items()))}
     finally:
         await c.close()
     if not pairs:
@@ -413,11 +434,50 @@ async def tune(
     return stats
 
 
+async def _paraphrase(
+    settings: Settings,
+    r: Text2CypherRetriever,
+    namespace: str,
+    pairs: list[dict[str, Any]],
+    model: str | None,
+    n: int,
+    deadline: float,
+    seed: int,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Paraphrased pairs (``app.training.paraphrase``), or none, with the reason, when no paraphrasing model or no
+    cross-encoder (for the round trip) is there. ``model`` None: the service's own local model."""
+    from app.training.paraphrase import LocalRewriter, paraphrase_pairs
+
+    path = resolve_local_model(model, settings.model_cache_dir) if model else None
+    if model and (path is None or not path.exists()):
+        return [], {"skipped": f"paraphrasing model {model} is not available (python -m app models fetch NAME)"}
+    if r.deps.reranker is None:
+        return [], {"skipped": "no cross-encoder for the round trip"}
+    path = path or local_model_path(settings.llm.model, settings.model_cache_dir)
+    rewriter = LocalRewriter(path, threads=settings.llm.threads, seed=seed)
+    checker = Text2CypherRetriever(r.deps, r.config.model_copy(update={"scoring": "relevance"}))
+    try:
+        kept, stats = await paraphrase_pairs(
+            checker, namespace, pairs, rewriter, n=n, deadline=deadline, rng=random.Random(seed)
+        )
+    finally:
+        rewriter.close()
+    return kept, {"model": path.name, **stats}
+
+
+def _paraphrased(stats: dict[str, Any]) -> str:
+    p = stats.get("paraphrases") or {}
+    if "kept" in p:
+        return f"{p['kept']} paraphrased pairs from {p['passed_round_trip']} of {p['tried']} rewrites"
+    return f"no paraphrases: {p.get('skipped', 'off')}"
+
+
 def summary_line(stats: dict[str, Any]) -> str:
     t = stats["training"]
     return (
         f"namespace {stats['namespace']}: {stats['pairs']} pairs {stats['pairs_by_hops']} from "
-        f"{stats['anchors_used']} anchors in {stats['pair_seconds']} s; LoRA {t['steps']} steps "
+        f"{stats['anchors_used']} anchors ({_paraphrased(stats)}) in {stats['pair_seconds']} s; "
+        f"LoRA {t['steps']} steps "
         f"({t['epochs_done']} epochs) in {t['seconds']} s, loss {t['loss_first10']} -> {t['loss_last10']}; "
         f"total {stats['total_seconds']} s -> {Path(stats['adapter'])}"
     )

@@ -138,8 +138,10 @@ async def test_tune_end_to_end_and_the_service_uses_the_adapter(tmp_path: Path) 
         await ingest_demo(c)
     finally:
         await c.close()
-    stats: dict[str, Any] = await tune(settings, "demo", minutes=0.2, max_pairs=24, rank=2, top_layers=1)
-    assert stats["pairs"] == 24 and stats["training"]["steps"] >= 1
+    stats: dict[str, Any] = await tune(
+        settings, "demo", minutes=0.2, max_pairs=24, rank=2, top_layers=1, paraphrase_share=0
+    )
+    assert stats["pairs"] == 24 and stats["training"]["steps"] >= 1 and "off" in stats["paraphrases"]["skipped"]
     assert (Path(stats["adapter"]) / "pairs.jsonl").exists()
     c = await Container.start(settings, modes=["text2cypher", "vector"])
     try:
