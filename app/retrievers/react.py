@@ -16,6 +16,12 @@ with the same director as X"), and a path never turns back twice in a row on one
 first hop's answers). Measured on MetaQA dev through the service (50 questions per hop, margin 1.0): Hits@1
 88 / 58 / 38 with an example chain of instances as the path's text, 90 / 64 / 60 with this reading.
 
+On a graph without labels the reading cannot say what a path reaches, so a path whose ends have no label is read
+with two of its end nodes ("directed by of X, such as A, B"; they are at hand, no extra read), and a path's score
+gains ``mention_weight`` per relation it follows that the question names and loses it per one it does not (both as
+text2cypher does). MetaQA ingested without labels, 100 questions per hop, Hits@1: 67 / 71 / 53 without either,
+81 / 75 / 67 with the examples, 90 / 74 / 69 with both.
+
 The trace lists every step. Paths never come back to the start entity (as one Cypher MATCH pattern would not).
 """
 
@@ -29,6 +35,7 @@ from pydantic import BaseModel, Field
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
 from app.retrievers.kg import Direction, Edge, Node, expand, node_item, read_path, relation_text, with_kind
+from app.retrievers.shapes import mentions
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 from app.text import surface
 
@@ -49,6 +56,12 @@ class ReactConfig(ModeConfig):
     """Time budget: no new step starts after it."""
     answers_per_path: int = Field(50, ge=1, le=5000)
     """End nodes returned per path."""
+    answer_examples: int = Field(2, ge=0, le=5)
+    """End nodes named in a path's text when the graph gives them no label ("directed by of X, such as A, B"): the
+    reading cannot say what kind of thing the path reaches, its answers can (as text2cypher's answer preview)."""
+    mention_weight: float = Field(1.0, ge=0.0, le=10.0)
+    """Added to a path's score per relation it follows that the question names, less per one it does not
+    (``app.retrievers.shapes.mentions``, one per use), as text2cypher does."""
 
 
 class Option(BaseModel):
@@ -134,7 +147,11 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                 break
             scores = await self.rerank_scores(query.question, [c.text for c in cands], ctx)
             for i, c in enumerate(cands):
-                c.score = scores[i] if scores is not None else -float(len(c.relations) * 1000 + i)
+                if scores is None:
+                    c.score = -float(len(c.relations) * 1000 + i)
+                    continue
+                named, unnamed = mentions(query.question, [r for r, _ in c.relations])
+                c.score = scores[i] + cfg.mention_weight * (named - unnamed)
             cands.sort(key=lambda c: -c.score)
             step.observation = [
                 Option(relation=c.offered, text=c.text, score=round(c.score, 3), nodes=len(c.ends)) for c in cands[:10]
@@ -196,12 +213,16 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                 phrases = read_path(p.phrases[0], hops)
                 support = Counter(e.dst.name for e in es)
                 offered = relation_text(rel[0], rel[1], kind)
+                text = with_kind(phrases[-1], kind)
+                if not kind and cfg.answer_examples:
+                    named = sorted(ends, key=lambda n: (-support[n.name], n.name))[: cfg.answer_examples]
+                    text += ", such as " + ", ".join(surface(n.name)[:60] for n in named)
                 out.append(
                     Path(
                         (*p.relations, rel),
                         ends,
                         [*p.example, es[0]],
-                        text=with_kind(phrases[-1], kind),
+                        text=text,
                         support=support,
                         offered=offered,
                         phrases=tuple(phrases),

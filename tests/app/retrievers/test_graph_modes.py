@@ -7,11 +7,13 @@ from typing import Any
 import httpx
 import pytest
 
+from app.container import Container
 from app.retrievers.kg import read_path
-from app.retrievers.react import ReactTrace
-from app.retrievers.types import NodeRef, RetrievedItem, Source
+from app.retrievers.react import ReactRetriever, ReactTrace
+from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.schemas import GenerationTrace
 from app.services.qa import ground_answer
+from tests.conftest import DEMO
 
 QUESTION = "Which manufacturer built the Sable Class?"
 ANSWER = "Ossendale Engine Works"
@@ -48,6 +50,36 @@ async def test_react_follows_two_hops_when_the_question_needs_them(client: httpx
     trace = ReactTrace.model_validate(body["trace"])
     assert len(trace.path) == 2, trace.path
     assert body["items"][0]["node"]["labels"]  # an answer node from the graph
+
+
+async def test_react_on_an_unlabelled_graph_names_example_answers_and_counts_named_relations(
+    container: Container, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without labels a path's text cannot say what it reaches: its end nodes do ("..., such as A"). A relation the
+    question names ("manufacturer") adds ``mention_weight`` to the path's score; one it does not name takes it off."""
+    await container.ingestor.ingest_path("bare_react", "metaqa", DEMO / "kg.txt")  # the demo KG, no labels file
+    react = container.retrievers["react"]
+    assert isinstance(react, ReactRetriever)
+    q = RetrievalQuery(question=QUESTION, namespace="bare_react", top_k=5)
+    monkeypatch.setattr(react, "config", react.config.model_copy(update={"mention_weight": 0.0}))
+    plain = ReactTrace.model_validate((await react.retrieve(q)).trace.model_dump())
+    monkeypatch.setattr(react, "config", react.config.model_copy(update={"mention_weight": 1.0}))
+    res = await react.retrieve(q)
+    trace = ReactTrace.model_validate(res.trace.model_dump())
+    assert res.items[0].node is not None and res.items[0].node.name == ANSWER and trace.path == ["MANUFACTURED_BY>"]
+    first = {o.text: o.score for o in trace.steps[0].observation}
+    before = {o.text: o.score for o in plain.steps[0].observation}
+    assert first["manufactured by of Sable Class, such as Ossendale Engine Works"] == pytest.approx(
+        before["manufactured by of Sable Class, such as Ossendale Engine Works"] + 1.0, abs=1e-3
+    )
+    designed = next(t for t in first if t.startswith("designed by of Sable Class, such as "))
+    assert first[designed] == pytest.approx(before[designed] - 1.0, abs=1e-3)
+    labelled = ReactTrace.model_validate((await retrieve_trace(react, QUESTION)).model_dump())
+    assert not any(", such as " in o.text for s in labelled.steps for o in s.observation)
+
+
+async def retrieve_trace(react: ReactRetriever, question: str) -> Any:
+    return (await react.retrieve(RetrievalQuery(question=question, namespace="demo", top_k=5))).trace
 
 
 def test_a_path_is_read_back_from_its_end_and_a_turn_back_as_sharing() -> None:
