@@ -23,6 +23,7 @@ from app.retrievers.base import Retriever, RetrieverDeps, Retrievers
 from app.retrievers.linking import EntityLink, EntityLinker
 from app.retrievers.registry import available_modes, build_retrievers, installed_modes
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievalResult
+from app.retrievers.vector import VectorTrace
 from tests.app.retrievers.conftest import example_entry_points
 
 MODES = [*available_modes(), *example_entry_points()]
@@ -218,3 +219,19 @@ async def test_the_linker_is_shared_and_an_ingest_drops_its_index(container: Con
     assert after is not before and after.by_lower.keys() == before.by_lower.keys()
     links = await linker.link("demo", QUESTION)
     assert links and isinstance(links[0], EntityLink) and links[0].name == "Sable Class"
+
+
+async def test_vector_reranks_k1_chunks_and_keeps_the_rest_below_in_first_stage_order(
+    container: Container, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rerank_candidates`` (K1) bounds the cross-encoder's work whatever ``top_k`` asks for: the first K1 chunks
+    (and the entity items) are reranked, the chunks fetched beyond them follow in first-stage order."""
+    v = container.retrievers["vector"]
+    monkeypatch.setattr(v, "config", v.config.model_copy(update={"rerank_candidates": 3, "entity_hits": 0}))
+    res = await v.retrieve(RetrievalQuery(question="Who designed the Curlew Class?", namespace="demo", top_k=8))
+    assert isinstance(res.trace, VectorTrace) and res.trace.reranked == 3 and len(res.items) == 8
+    head, tail = res.items[:3], res.items[3:]
+    assert all("rerank_score" in it.provenance for it in head)
+    assert not any("rerank_score" in it.provenance for it in tail)
+    assert min(it.score for it in head) > max(it.score for it in tail)
+    assert [it.score for it in tail] == sorted((it.score for it in tail), reverse=True)
