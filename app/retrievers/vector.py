@@ -43,11 +43,12 @@ async def entity_facts_text(graph: GraphStore, namespace: str, name: str, limit:
 class VectorConfig(ModeConfig):
     first_stage: Literal["dense", "hybrid"] = "dense"
     """``dense``: the embedder alone; ``hybrid``: dense and BM25 (``bm25s``) fused by reciprocal rank."""
-    rerank_candidates: int = Field(12, ge=1, le=500)
+    rerank_candidates: int = Field(20, ge=1, le=500)
     """K1: first-stage chunks handed to the cross-encoder (with the entity items). A ``top_k`` above it fetches
     more chunks, which follow the reranked ones in first-stage order (dropped when ``min_rerank_score`` is set). Its
-    cost grows linearly: ~0.05 s per passage pair on one CPU thread. 20 -> 12 (HotpotQA-100 / MuSiQue-100, top_k 20):
-    R@5 89.5 / 71.6 -> 89.5 / 71.8, p50 1.00 / 0.94 s -> 0.71 / 0.73 s (see reports/summary.md)."""
+    cost grows linearly: ~0.05 s per passage pair on one CPU thread. 20 -> 12 keeps HotpotQA-100 / MuSiQue-100 R@5
+    (89.5 / 71.6 -> 89.5 / 71.8) at p50 1.00 / 0.94 s -> 0.71 / 0.73 s, but the demo's answers fall from 18 to 14 of
+    24 (16 at K1 = 16): its right passage is often ranked 13-20 by bge (see reports/summary.md)."""
     rerank_fusion: Literal["replace", "rrf"] = "rrf"
     """``replace``: the cross-encoder's order; ``rrf``: its rank fused with the first-stage rank (reciprocal rank,
     constant ``rerank_rrf_k``). Measured on HotpotQA/MuSiQue-100: a passage-level cross-encoder alone demotes
