@@ -120,6 +120,17 @@ def with_kind(text: str, kind: str) -> str:
     return f"{text} ({kind})" if kind else text
 
 
+def example_text(value: object) -> str:
+    """An answer as a path's reading shows it (``with_examples``): spoken form, at most 60 characters."""
+    return surface(str(value))[:60]
+
+
+def with_examples(text: str, examples: Sequence[str]) -> str:
+    """A path's reading with some of its answers, "directed by of X, such as A, B": on a graph without labels the
+    answers say what kind of thing the path reaches (text2cypher's answer preview, react's unlabelled paths)."""
+    return f"{text}, such as {', '.join(examples)}" if examples else text
+
+
 async def expand(
     graph: GraphStore, namespace: str, nodes: Iterable[Node], *, limit: int, timeout_s: float | None = None
 ) -> list[Edge]:

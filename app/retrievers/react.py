@@ -34,7 +34,18 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import Direction, Edge, Node, expand, node_item, read_path, relation_text, with_kind
+from app.retrievers.kg import (
+    Direction,
+    Edge,
+    Node,
+    example_text,
+    expand,
+    node_item,
+    read_path,
+    relation_text,
+    with_examples,
+    with_kind,
+)
 from app.retrievers.shapes import mentions
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 from app.text import surface
@@ -216,7 +227,7 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                 text = with_kind(phrases[-1], kind)
                 if not kind and cfg.answer_examples:
                     named = sorted(ends, key=lambda n: (-support[n.name], n.name))[: cfg.answer_examples]
-                    text += ", such as " + ", ".join(surface(n.name)[:60] for n in named)
+                    text = with_examples(text, [example_text(n.name) for n in named])
                 out.append(
                     Path(
                         (*p.relations, rel),

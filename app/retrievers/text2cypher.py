@@ -42,7 +42,7 @@ from app.llm.adapters import TunedAdapter, namespace_adapter
 from app.llm.base import GroundedChooser, Message
 from app.observability import TEXT2CYPHER_CANDIDATES, TEXT2CYPHER_QUERIES
 from app.retrievers.base import ModeConfig, Retriever, RetrieverDeps, RunContext
-from app.retrievers.kg import read_path, with_kind, words
+from app.retrievers.kg import example_text, read_path, with_examples, with_kind, words
 from app.retrievers.linking import EntityLink
 from app.retrievers.shapes import (
     PropertyProfiles,
@@ -230,7 +230,7 @@ def example_values(rows: list[dict[str, Any]], k: int) -> list[str]:
     out: list[str] = []
     for row in rows:
         value = answer_of(row)
-        text = surface(str(value))[:60] if value is not None else ""
+        text = example_text(value) if value is not None else ""
         if text and text not in out:
             out.append(text)
             if len(out) == k:
@@ -420,7 +420,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
         with ctx.stage("cypher_execution"):  # the previewed candidates run
             found = await asyncio.gather(*(examples(i) for i in top))
-        shown = [(i, f"{out.readings[i]}, such as {', '.join(ex)}") for i, ex in zip(top, found, strict=True) if ex]
+        shown = [(i, with_examples(out.readings[i], ex)) for i, ex in zip(top, found, strict=True) if ex]
         scores = await self.rerank_scores(question, [t for _, t in shown], ctx)
         if not scores:
             return

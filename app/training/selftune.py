@@ -285,6 +285,11 @@ async def anchor_pairs(
     return out
 
 
+def by_hops(pairs: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """How many entity-path pairs there are per path length (shape pairs are counted apart)."""
+    return dict(sorted(Counter(p["hops"] for p in pairs if "shape" not in p).items()))
+
+
 async def build_pairs(
     c: Container,
     namespace: str,
@@ -330,7 +335,7 @@ async def build_pairs(
         "anchors_available": len(anchors),
         "anchors_used": used,
         "pairs": len(pairs),
-        "pairs_by_hops": dict(sorted(Counter(p["hops"] for p in pairs).items())),
+        "pairs_by_hops": by_hops(pairs),
         "stopped_by": "deadline"
         if time.monotonic() >= deadline
         else ("pairs" if len(pairs) >= max_pairs else "anchors"),
@@ -392,8 +397,7 @@ async def tune(
                 settings, r, namespace, pairs, paraphrase_model, int(paraphrase_max * len(pairs)), deadline, seed
             )
             pairs += para
-            paths = Counter(p["hops"] for p in pairs if "shape" not in p)
-            pair_stats |= {"pairs": len(pairs), "pairs_by_hops": dict(sorted(paths.items()))}
+            pair_stats |= {"pairs": len(pairs), "pairs_by_hops": by_hops(pairs)}
     finally:
         await c.close()
     if not pairs:
