@@ -194,8 +194,13 @@ def bench(
     from app.eval.bench import run_bench
 
     s = _settings(data_dir)
+    from app.eval.bench import demo_passages
+
     qs = [json.loads(line)["question"] for line in questions.read_text().splitlines() if line.strip()]
-    out = asyncio.run(run_bench(s, namespace=namespace, questions=qs, repeat=repeat, reports_dir=reports_dir))
+    passages = demo_passages(questions.parent / "docs")
+    out = asyncio.run(
+        run_bench(s, namespace=namespace, questions=qs, repeat=repeat, reports_dir=reports_dir, passages=passages)
+    )
     typer.echo(out["markdown"])
 
 

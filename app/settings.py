@@ -93,7 +93,9 @@ class EmbedderSettings(BaseModel):
     """Token limit of one text (ONNX backend)."""
     threads: int = Field(1, ge=1, le=256)
     """onnxruntime threads (ONNX backend)."""
-    batch_size: int = Field(64, ge=1, le=4096)
+    batch_size: int | None = Field(None, ge=1, le=4096)
+    """Texts per forward pass; unset = 1 for an ONNX model (fastest on a CPU, measured: see ``onnxmodels``), 64 for a
+    sentence-transformers one."""
     device: str = "cpu"
     max_queue: int = Field(64, ge=1)
     """Embedding jobs allowed to wait; more get 503 + Retry-After."""
@@ -132,6 +134,10 @@ class LLMSettings(BaseModel):
     under ``<data_dir>/models``."""
     vllm_url: str | None = None
     vllm_model: str | None = None
+    vllm_adapters_dir: str | None = None
+    """Where the LLM worker sees the namespace adapters folder (``adapters_dir``, e.g. a shared volume mounted at
+    another path); unset = the same path. The gateway registers a namespace's self-tuned adapter with the worker on
+    first use (``POST /v1/grounded/loras``; the worker needs ``--enable-lora``)."""
     max_new_tokens: int = Field(96, ge=1, le=4096)
     temperature: float = Field(0.0, ge=0.0, le=2.0)
     timeout_s: float = Field(120.0, gt=0)
@@ -167,8 +173,9 @@ class RerankerSettings(BaseModel):
     numbers in reports/summary.md)."""
     threads: int = Field(1, ge=1, le=256)
     """onnxruntime threads (ONNX backend)."""
-    batch_size: int = Field(16, ge=1, le=1024)
-    """Pairs per forward pass (sorted by length first)."""
+    batch_size: int | None = Field(None, ge=1, le=1024)
+    """Pairs per forward pass (sorted by length first); unset = 1 for an ONNX model (fastest on a CPU and a score
+    that does not depend on the other pairs, measured: see ``onnxmodels``), 16 for a sentence-transformers one."""
     url: str | None = None
     """``http://host:8080`` of the reranker service (backend=remote)."""
     timeout_s: float = Field(10.0, gt=0)

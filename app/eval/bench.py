@@ -1,7 +1,8 @@
 """``python -m app bench``: latency per pipeline stage on a namespace, measured side by side in one run.
 
-Measures (1) embedding throughput one text at a time vs batched, (2) ``/retrieve`` stages per question, and
-(3) ``/ask`` answer generation, all through the same ``QAService`` the API uses. Writes
+Measures (1) embedding throughput one text at a time vs batched, (2) ``/retrieve`` stages per question, (3)
+``/ask`` answer generation, all through the same ``QAService`` the API uses, and (4) the ONNX models' forward-pass
+batch size (cross-encoder and embedder at batch 1 vs larger, on the same pairs). Writes
 ``reports/bench/<timestamp>.{json,md}``.
 """
 
@@ -23,8 +24,58 @@ def _summary(values: list[float]) -> dict[str, float]:
     return {f"p{p}": round(percentile(values, p), 2) for p in (50, 95, 99)}
 
 
+def onnx_batch_sweep(
+    reranker_model: str | None,
+    embedder_model: str,
+    questions: list[str],
+    passages: list[str],
+    *,
+    pairs_per_question: int = 20,
+    sizes: tuple[int, ...] = (1, 4, 16),
+) -> dict[str, dict[str, float]]:
+    """Milliseconds per call of the ONNX cross-encoder (``pairs_per_question`` pairs per question) and embedder (all
+    passages) at each forward-pass batch size, interleaved so each size sees the same machine load. Models that are
+    not ONNX folders are left out."""
+    from onnxmodels import OnnxCrossEncoder, OnnxEncoder, is_onnx_folder, resolve_model
+
+    out: dict[str, dict[str, float]] = {}
+    if reranker_model and is_onnx_folder(resolve_model(reranker_model)) and passages:
+        ces = {b: OnnxCrossEncoder(resolve_model(reranker_model), batch_size=b) for b in sizes}
+        times: dict[int, list[float]] = defaultdict(list)
+        for i, q in enumerate(questions):
+            chosen = [passages[(i * 7 + j) % len(passages)] for j in range(pairs_per_question)]
+            for b, ce in ces.items():
+                t0 = time.perf_counter()
+                ce.score([(q, p) for p in chosen])
+                times[b].append(1000 * (time.perf_counter() - t0))
+        out["cross_encoder_ms_per_question"] = {str(b): round(percentile(v, 50), 1) for b, v in times.items()}
+    if is_onnx_folder(resolve_model(embedder_model)) and passages:
+        row: dict[str, float] = {}
+        for b in (1, 32):
+            enc = OnnxEncoder(resolve_model(embedder_model), batch_size=b)
+            t0 = time.perf_counter()
+            enc.encode(passages)
+            row[str(b)] = round(1000 * (time.perf_counter() - t0), 1)
+        out["embedder_ms_all_passages"] = row
+    return out
+
+
+def demo_passages(folder: Path) -> list[str]:
+    """The paragraphs of the demo documents (Markdown, headings left out)."""
+    paras: list[str] = []
+    for f in sorted(folder.glob("*.md")):
+        paras += [p.strip() for p in f.read_text().split("\n\n") if p.strip() and not p.startswith("#")]
+    return paras
+
+
 async def run_bench(
-    settings: Settings, *, namespace: str, questions: list[str], repeat: int, reports_dir: Path
+    settings: Settings,
+    *,
+    namespace: str,
+    questions: list[str],
+    repeat: int,
+    reports_dir: Path,
+    passages: list[str] | None = None,
 ) -> dict[str, Any]:
     qs = questions
     c = await Container.start(settings)
@@ -53,6 +104,8 @@ async def run_bench(
                 gen_ms += a.timings_ms["answer_generation"]
                 gen = a.trace.generation
                 tokens_out += (gen.tokens_out or 0) if gen is not None else 0
+        reranker = c.reranker.model_name if c.reranker is not None else None
+        sweep = onnx_batch_sweep(reranker, c.embedder.model_name, qs, passages or [])
     finally:
         await c.close()
 
@@ -69,6 +122,7 @@ async def run_bench(
         if "ask.total" in table and table["retrieve.total"]["p50"]
         else None,
         "stages_ms": table,
+        "onnx_forward_batch": sweep,
     }
     lines = [
         f"# bench — {report['timestamp']} (namespace `{namespace}`, {len(qs)} questions × {repeat})",
@@ -82,6 +136,9 @@ async def run_bench(
         "|---|---|---|---|",
     ]
     lines += [f"| {k} | {v['p50']:.1f} | {v['p95']:.1f} | {v['p99']:.1f} |" for k, v in sorted(table.items())]
+    if sweep:
+        lines += ["", "ONNX forward-pass batch size, same inputs, interleaved (ms; lower is better):", ""]
+        lines += [f"- {k}: " + ", ".join(f"batch {b}: {ms:.0f}" for b, ms in v.items()) for k, v in sweep.items()]
     md = "\n".join(lines) + "\n"
     out = reports_dir / "bench"
     out.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,12 @@ def _model(settings: Settings, role: LLMRoleSettings | None = None) -> LLM:
 
         assert s.vllm_url is not None
         return VLLMClient(
-            s.vllm_url, model=s.vllm_model, timeout_s=s.timeout_s, lora=role.vllm_lora if role is not None else None
+            s.vllm_url,
+            model=s.vllm_model,
+            timeout_s=s.timeout_s,
+            lora=role.vllm_lora if role is not None else None,
+            adapters_dir=settings.namespace_adapters_dir,
+            worker_adapters_dir=s.vllm_adapters_dir,
         )
     from app.llm.local import LocalLLM
 

@@ -2,6 +2,12 @@
 
 Every call has a timeout; connection errors and 429/5xx are retried with back-off, other errors are not; closing a
 stream (client disconnect) closes the HTTP response, which makes vLLM abort the request.
+
+A namespace's self-tuned adapter (``python -m app tune``) is brought to the worker on first use
+(``ensure_adapter``: ``POST /v1/grounded/loras``, again whenever ``tune`` rewrote it), so the worker needs no
+per-namespace flags; it needs ``--enable-lora`` and to see the adapters folder (the same volume, at the same path or
+at ``llm.vllm_adapters_dir``). A worker that cannot serve it leaves the namespace on the base model, said in the
+request's warnings and retried after ``adapter_retry_s``.
 """
 
 from __future__ import annotations
@@ -9,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -34,6 +42,9 @@ class VLLMClient:
         timeout_s: float = 120.0,
         retries: int = 2,
         lora: str | None = None,
+        adapters_dir: Path | None = None,
+        worker_adapters_dir: str | None = None,
+        adapter_retry_s: float = 60.0,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model_name = model or ""
@@ -41,7 +52,17 @@ class VLLMClient:
         """LoRA adapter the worker serves for ``/v1/grounded`` (``--grounded-lora NAME=PATH``); None = base model."""
         self.timeout_s = timeout_s
         self.retries = retries
+        self.adapters_dir = adapters_dir
+        """The namespace adapters folder as this process sees it (``Settings.namespace_adapters_dir``)."""
+        self.worker_adapters_dir = worker_adapters_dir
+        """The same folder as the worker sees it; None = the same path."""
+        self.adapter_retry_s = adapter_retry_s
         self._client: httpx.AsyncClient | None = None
+        self._served: dict[str, int] = {}
+        """Adapter name -> the version this client registered with the worker."""
+        self._refused: dict[str, tuple[float, int, str]] = {}
+        """Adapter name -> (when, version, why) the worker last refused it."""
+        self._adapter_locks: dict[str, asyncio.Lock] = {}
 
     async def start(self) -> None:
         if self._client is None:
@@ -113,6 +134,45 @@ class VLLMClient:
             tokens_out=int(usage.get("completion_tokens", 0)),
             model=str(data.get("model", self.model_name)),
         )
+
+    def worker_path(self, adapter: TunedAdapter) -> str:
+        """The adapter's folder on the worker's file system."""
+        if self.worker_adapters_dir and self.adapters_dir is not None:
+            try:
+                rel = adapter.path.resolve().relative_to(self.adapters_dir.resolve())
+            except ValueError:
+                return str(adapter.path)
+            return f"{self.worker_adapters_dir.rstrip('/')}/{rel.as_posix()}"
+        return str(adapter.path)
+
+    def serves(self, adapter: TunedAdapter) -> bool:
+        """Whether the worker serves this version of ``adapter`` (registered by ``ensure_adapter``)."""
+        return self._served.get(adapter.name) == adapter.version
+
+    async def ensure_adapter(self, adapter: TunedAdapter) -> str | None:
+        """Register ``adapter`` with the worker unless it already serves this version. None when served, else why
+        not (a refusal is remembered for ``adapter_retry_s`` so that requests do not each ask again)."""
+        version = adapter.version
+        if self._served.get(adapter.name) == version:
+            return None
+        refused = self._refused.get(adapter.name)
+        if refused is not None and refused[1] == version and time.monotonic() - refused[0] < self.adapter_retry_s:
+            return refused[2]
+        lock = self._adapter_locks.setdefault(adapter.name, asyncio.Lock())
+        async with lock:
+            if self._served.get(adapter.name) == version:
+                return None
+            path = self.worker_path(adapter)
+            try:
+                await self.post_json("/v1/grounded/loras", {"name": adapter.name, "path": path})
+            except DependencyError as exc:
+                self._refused[adapter.name] = (time.monotonic(), version, exc.message)
+                log.warning("the LLM worker does not serve adapter %s from %s: %s", adapter.name, path, exc.message)
+                return exc.message
+            self._served[adapter.name] = version
+            self._refused.pop(adapter.name, None)
+            log.info("adapter %s registered with the LLM worker (%s)", adapter.name, path)
+            return None
 
     async def choose(
         self,

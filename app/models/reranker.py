@@ -52,20 +52,27 @@ class CrossEncoderReranker:
         device: str = "cpu",
         max_length: int = 256,
         threads: int = 1,
-        batch_size: int = 16,
+        batch_size: int | None = None,
     ) -> None:
         self.model_name = model
         self.device = device
         self.timeout_s = timeout_s
         self.max_length = max_length
         self.threads = threads
-        self.batch_size = batch_size
+        self._batch_size = batch_size
         self._model: Any = None
         self._executor = BoundedExecutor("reranker", workers=1, max_queue=max_queue)
 
     @property
     def onnx(self) -> bool:
         return is_onnx_folder(resolve_model(self.model_name))
+
+    @property
+    def batch_size(self) -> int:
+        """Pairs per forward pass: the configured number, else 1 for ONNX (fastest on a CPU), 16 otherwise."""
+        if self._batch_size is not None:
+            return self._batch_size
+        return 1 if self.onnx else 16
 
     def warm_up(self) -> None:
         if self._model is None:
@@ -89,7 +96,7 @@ class CrossEncoderReranker:
         if self.onnx:
             return (
                 f"cross-encoder {self.model_name} (in-process, ONNX, {self.threads} thread(s), "
-                f"max {self.max_length} tokens per pair)"
+                f"max {self.max_length} tokens per pair, {self.batch_size} pair(s) per forward pass)"
             )
         return f"cross-encoder {self.model_name} (in-process, sentence-transformers, {self.device})"
 

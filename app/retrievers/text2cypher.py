@@ -282,6 +282,25 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         serves = getattr(self.chooser, "serves", None)
         return adapter if adapter is not None and (serves is None or serves(adapter)) else None
 
+    async def bring_adapter(self, namespace: str, ctx: RunContext[Text2CypherTrace] | None = None) -> None:
+        """A model that serves adapters on demand (the vLLM worker: ``ensure_adapter``) gets the namespace's
+        self-tuned adapter before it is asked; when it cannot serve it, the namespace stays on the base model and
+        the request's warnings say why."""
+        ensure = getattr(self.chooser, "ensure_adapter", None)
+        if ensure is None or self.role_tuned:
+            return
+        adapter = namespace_adapter(self.settings, namespace)
+        if adapter is None:
+            return
+        reason = await ensure(adapter)
+        if reason is not None and ctx is not None:
+            ctx.degraded(
+                "llm",
+                "llm",
+                f"text2cypher: the LLM worker does not serve this namespace's tuned adapter ({reason}); "
+                "base model used",
+            )
+
     def tuned_for(self, namespace: str) -> bool:
         """A fine-tuned model ranks this namespace's candidates (trained on the prompt without the schema)."""
         return self.role_tuned or self.adapter_for(namespace) is not None
@@ -471,6 +490,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 for x, k, m in zip(rel, e.constants, e.mentions, strict=True)
             ]
         scoring = cfg.scoring
+        if scoring != "relevance":
+            await self.bring_adapter(namespace, ctx)
         adapter = self.adapter_for(namespace) if scoring != "relevance" else None
         tuned = self.role_tuned or adapter is not None
         if scoring == "auto":

@@ -131,6 +131,7 @@ class VectorRetriever(Retriever[VectorConfig, VectorTrace]):
             return ranked  # only context the cross-encoder vouched for
         floor = min((it.score for it in ranked), default=0.0)
         for i, it in enumerate(rest):  # below every reranked item, in first-stage order
+            it.provenance["first_stage_score"] = it.score
             it.score = floor - 1.0 - i * 1e-3
         return ranked + rest
 

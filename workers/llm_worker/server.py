@@ -13,7 +13,10 @@ Candidates are tokenised with the model's tokenizer exactly as the gateway's tra
 caller disconnects, the engine requests are aborted.
 
 ``--grounded-lora NAME=PATH`` registers a LoRA adapter (e.g. the text2cypher adapter) that requests select with
-``"lora": NAME``; it needs ``--enable-lora``.
+``"lora": NAME``; it needs ``--enable-lora``. Adapters can also be registered while the worker runs:
+``GET /v1/grounded/loras`` lists them, ``POST /v1/grounded/loras {"name", "path"}`` adds one or replaces one of that
+name (the next request loads the files again), which is how the gateway brings a namespace's self-tuned adapter
+(``python -m app tune``) to the worker on first use. The path is read on the worker's file system.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import sys
@@ -53,6 +57,20 @@ class GroundedRequest(BaseModel):
     lora: str | None = None
 
 
+class LoraIn(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,128}$")
+    path: str = Field(min_length=1, max_length=4096)
+
+
+class LorasOut(BaseModel):
+    enabled: bool
+    """Whether the engine runs with ``--enable-lora`` (without it no adapter can be served)."""
+    loras: dict[str, str]
+    """Served adapter name -> its folder on the worker."""
+
+
 class RankedOut(BaseModel):
     index: int
     text: str
@@ -71,11 +89,22 @@ class GroundedResponse(BaseModel):
 class GroundedState:
     """Tokenizer, EOS id and LoRA adapters of the worker (``app.state.grounded``)."""
 
-    def __init__(self, model: str, loras: dict[str, str], *, forced_scoring: bool = False) -> None:
+    def __init__(
+        self,
+        model: str,
+        loras: dict[str, str],
+        *,
+        forced_scoring: bool = False,
+        lora_enabled: bool | None = None,
+        max_lora_rank: int | None = None,
+    ) -> None:
         from transformers import AutoTokenizer, GenerationConfig
 
         self.model = model
         self.forced_scoring = forced_scoring
+        self.lora_enabled = forced_scoring if lora_enabled is None else lora_enabled
+        self.max_lora_rank = max_lora_rank
+        """``--max-lora-rank``: an adapter of a higher rank is refused when registered, not when first used."""
         """Score candidates by forced decoding, never prompt logprobs (set when the engine has LoRA enabled)."""
         self.tokenizer = AutoTokenizer.from_pretrained(model)
         eos: Any = None
@@ -87,14 +116,50 @@ class GroundedState:
             eos = eos[0]
         self.eos = int(eos)
         self.loras: dict[str, Any] = {}
-        if loras:
-            from vllm.lora.request import LoRARequest
+        self.lora_paths: dict[str, str] = {}
+        self._next_lora_id = 1
+        for name, path in sorted(loras.items()):
+            self.add_lora(name, path)
 
-            for i, (name, path) in enumerate(sorted(loras.items()), start=1):
-                self.loras[name] = LoRARequest(name, i, path)
+    def add_lora(self, name: str, path: str) -> None:
+        """Serve the adapter at ``path`` as ``name``, replacing an adapter of that name: a new LoRA id, so the
+        engine loads the files again rather than reusing the old weights it cached under the old id."""
+        from vllm.lora.request import LoRARequest
+
+        self.loras[name] = LoRARequest(name, self._next_lora_id, path)
+        self.lora_paths[name] = path
+        self._next_lora_id += 1
 
 
 router = APIRouter()
+
+
+@router.get("/v1/grounded/loras", response_model=LorasOut)
+async def list_loras(request: Request) -> LorasOut:
+    state: GroundedState = request.app.state.grounded
+    return LorasOut(enabled=state.lora_enabled, loras=dict(state.lora_paths))
+
+
+@router.post("/v1/grounded/loras", response_model=LorasOut)
+async def add_lora(body: LoraIn, request: Request) -> LorasOut:
+    """Serve a peft adapter folder under ``name`` (replacing one of that name)."""
+    state: GroundedState = request.app.state.grounded
+    if not state.lora_enabled:
+        raise HTTPException(status_code=409, detail="LoRA is off on this worker: start it with --enable-lora")
+    folder = Path(body.path)
+    try:
+        config = json.loads((folder / "adapter_config.json").read_text())
+    except (OSError, ValueError) as exc:
+        detail = f"no readable adapter_config.json in {body.path} on the worker"
+        raise HTTPException(status_code=400, detail=detail) from exc
+    rank = config.get("r") if isinstance(config, dict) else None
+    if state.max_lora_rank is not None and isinstance(rank, int) and rank > state.max_lora_rank:
+        raise HTTPException(
+            status_code=400, detail=f"adapter rank {rank} exceeds the worker's --max-lora-rank {state.max_lora_rank}"
+        )
+    state.add_lora(body.name, str(folder))
+    log.info("LoRA adapter %s served from %s", body.name, folder)
+    return LorasOut(enabled=True, loras=dict(state.lora_paths))
 
 
 @router.post("/v1/grounded", response_model=GroundedResponse)
@@ -176,7 +241,12 @@ async def serve(args: argparse.Namespace, loras: dict[str, str]) -> None:
         app: FastAPI = build_app(args, supported_tasks, engine_client.model_config)
         app.include_router(router)
         await init_app_state(engine_client, app.state, args, supported_tasks)
-        app.state.grounded = GroundedState(args.model, loras, forced_scoring=bool(getattr(args, "enable_lora", False)))
+        app.state.grounded = GroundedState(
+            args.model,
+            loras,
+            forced_scoring=bool(getattr(args, "enable_lora", False)),
+            max_lora_rank=getattr(args, "max_lora_rank", None),
+        )
         log.info("grounded route ready at %s/v1/grounded", listen_address)
         shutdown = await serve_http(
             app,

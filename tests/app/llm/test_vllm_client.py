@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
 
 from app.errors import DependencyError, DependencyTimeoutError
+from app.llm.adapters import TunedAdapter
 from app.llm.base import GroundedChooser
 from app.llm.vllm_client import VLLMClient
 
@@ -123,3 +125,52 @@ async def test_cancelling_a_call_cancels_the_http_request() -> None:
     with pytest.raises(asyncio.CancelledError):
         await task
     assert cancelled.is_set()  # the in-flight request was torn down, which makes vLLM abort it
+
+
+def fake_adapter(folder: Path, rank: int = 8) -> TunedAdapter:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "adapter_config.json").write_text(json.dumps({"r": rank, "base_model_name_or_path": "m"}))
+    return TunedAdapter(f"text2cypher-{folder.parent.name}", folder)
+
+
+async def test_a_namespace_adapter_is_registered_with_the_worker_once_per_version(tmp_path: Path) -> None:
+    posted: list[dict[str, object]] = []
+
+    def worker(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/v1/grounded/loras"
+        posted.append(json.loads(request.content))
+        return httpx.Response(200, json={"enabled": True, "loras": {}})
+
+    root = tmp_path / "adapters"
+    adapter = fake_adapter(root / "ns1" / "text2cypher")
+    # the worker mounts the adapters folder elsewhere: the path it is sent is translated
+    c = client_with(worker, adapters_dir=root, worker_adapters_dir="/shared/adapters/")
+    assert not c.serves(adapter)
+    assert await c.ensure_adapter(adapter) is None and c.serves(adapter)
+    assert posted == [{"name": "text2cypher-ns1", "path": "/shared/adapters/ns1/text2cypher"}]
+    assert await c.ensure_adapter(adapter) is None and len(posted) == 1  # served: not asked again
+    # tune rewrote it: the worker is asked to load the new files
+    (adapter.path / "adapter_model.safetensors").write_bytes(b"new weights")
+    assert not c.serves(adapter)
+    assert await c.ensure_adapter(adapter) is None and len(posted) == 2 and c.serves(adapter)
+    # without a translation the worker gets the gateway's own path
+    plain = client_with(worker)
+    await plain.ensure_adapter(adapter)
+    assert posted[-1]["path"] == str(adapter.path)
+
+
+async def test_a_worker_that_cannot_serve_the_adapter_is_not_asked_on_every_request(tmp_path: Path) -> None:
+    calls = {"n": 0}
+
+    def no_lora(request: httpx.Request) -> httpx.Response:
+        calls["n"] += 1
+        return httpx.Response(409, json={"detail": "LoRA is off on this worker: start it with --enable-lora"})
+
+    adapter = fake_adapter(tmp_path / "ns1" / "text2cypher")
+    c = client_with(no_lora)
+    why = await c.ensure_adapter(adapter)
+    assert why is not None and "409" in why and "--enable-lora" in why and not c.serves(adapter)
+    assert await c.ensure_adapter(adapter) == why and calls["n"] == 1  # remembered
+    c.adapter_retry_s = 0  # once the wait is over it asks again
+    await c.ensure_adapter(adapter)
+    assert calls["n"] == 2

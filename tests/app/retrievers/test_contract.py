@@ -235,3 +235,6 @@ async def test_vector_reranks_k1_chunks_and_keeps_the_rest_below_in_first_stage_
     assert not any("rerank_score" in it.provenance for it in tail)
     assert min(it.score for it in head) > max(it.score for it in tail)
     assert [it.score for it in tail] == sorted((it.score for it in tail), reverse=True)
+    # every item says what the first stage gave it, and the tail is in that order
+    first = [it.provenance["first_stage_score"] for it in tail]
+    assert all("first_stage_score" in it.provenance for it in res.items) and first == sorted(first, reverse=True)

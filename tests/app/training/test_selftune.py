@@ -131,6 +131,53 @@ async def test_a_namespace_adapter_serves_its_namespace_only(
     assert t2c.adapter_for("demo") is None
 
 
+class WorkerLikeChooser:
+    """A grounded chooser that, like the vLLM worker client, serves adapters only once ``ensure_adapter`` brought
+    them (here: refused with ``reason``, or accepted when it is None)."""
+
+    def __init__(self, inner: Any, reason: str | None) -> None:
+        self.inner, self.reason = inner, reason
+        self.brought: list[str] = []
+        self.asked: list[Any] = []
+
+    async def ensure_adapter(self, adapter: Any) -> str | None:
+        self.brought.append(adapter.name)
+        return self.reason
+
+    def serves(self, adapter: Any) -> bool:
+        return self.reason is None and adapter.name in self.brought
+
+    async def choose(self, messages: Any, candidates: Any, **kw: Any) -> Any:
+        self.asked.append(kw.pop("adapter", None))
+        return await self.inner.choose(messages, candidates, **kw)
+
+
+async def test_a_worker_gets_the_namespace_adapter_on_first_use_or_the_request_says_it_did_not(
+    container: Container, t2c: Text2CypherRetriever
+) -> None:
+    question = "Which manufacturer built the Sable Class?"
+    e = await t2c.enumerate("demo", question)
+    target = adapter_dir(container.settings, "demo")
+    target.mkdir(parents=True)
+    (target / "adapter_config.json").write_text("{}")
+    saved = t2c.chooser
+    try:
+        for reason in ("HTTP 409: LoRA is off on this worker", None):
+            fake = WorkerLikeChooser(container.llm, reason)
+            t2c.chooser = fake
+            ctx = RunContext(mode="text2cypher", trace=Text2CypherTrace())
+            ranked, _, _ = await t2c.choose("demo", question, e, ctx)
+            assert fake.brought == ["text2cypher-demo"] and ranked
+            warned = [w for w in ctx.warnings if "does not serve this namespace's tuned adapter" in w]
+            if reason is None:  # served: the LLM is asked with the adapter, and nothing is said
+                assert not warned and fake.asked and fake.asked[0] is not None
+            else:  # refused: relevance ranks (auto scoring, untuned), and the warning names the worker's reason
+                assert warned and "LoRA is off" in warned[0] and not fake.asked
+    finally:
+        t2c.chooser = saved
+        shutil.rmtree(target.parent, ignore_errors=True)
+
+
 async def test_tune_end_to_end_and_the_service_uses_the_adapter(tmp_path: Path) -> None:
     settings = make_settings(tmp_path / "data")
     c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])

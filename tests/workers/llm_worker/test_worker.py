@@ -12,6 +12,7 @@ SSE) works end to end against the worker.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -227,6 +228,55 @@ def test_lora_adapter_on_the_worker_ranks_like_the_merged_adapter(
     with torch.inference_mode():
         want_base = top_m_exact(base_model, tok, [{"role": "user", "content": q}], CANDS, top_m=3)
     assert [r["index"] for r in base_got] == [w.index for w in want_base]
+
+
+async def test_the_gateway_brings_a_namespace_adapter_to_the_worker_while_it_runs(
+    lora_worker_url: str, worker_url: str, lora_dir: Path, tmp_path: Path
+) -> None:
+    """``python -m app tune`` writes a namespace adapter; the gateway's client registers it with the running worker
+    on first use (``POST /v1/grounded/loras``), and it then ranks exactly like the adapter the worker was started
+    with. A worker without ``--enable-lora``, a folder without an adapter, and a rank above the worker's limit are
+    refused with the reason."""
+    from app.llm.adapters import TunedAdapter
+
+    async def served() -> dict[str, Any]:
+        async with httpx.AsyncClient(timeout=30) as h:
+            got: dict[str, Any] = (await h.get(f"{lora_worker_url}/v1/grounded/loras")).json()
+            return got
+
+    listed = await served()
+    assert listed["enabled"] and listed["loras"] == {LORA_NAME: str(lora_dir)}
+    adapter = TunedAdapter("text2cypher-ns1", lora_dir)
+    plain = VLLMClient(worker_url, timeout_s=60)
+    await plain.start()
+    try:
+        why = await plain.ensure_adapter(adapter)
+        assert why is not None and "--enable-lora" in why and not plain.serves(adapter)
+    finally:
+        await plain.close()
+    c = VLLMClient(lora_worker_url, timeout_s=300)
+    await c.start()
+    try:
+        assert await c.ensure_adapter(adapter) is None and c.serves(adapter)
+        assert (await served())["loras"]["text2cypher-ns1"] == str(lora_dir)
+        q = QUESTIONS[0]
+        got = await c.choose([{"role": "user", "content": q}], CANDS, top_m=3, method="exact", adapter=adapter)
+        started = await asyncio.to_thread(
+            grounded, lora_worker_url, q, CANDS, method="exact", top_m=3, lora=LORA_NAME
+        )  # the same adapter, given to the worker at start-up
+        assert [r.index for r in got] == [w["index"] for w in started["ranked"]]
+        for g, w in zip(got, started["ranked"], strict=True):
+            assert g.logprob == pytest.approx(w["logprob"], abs=1e-3)
+        empty = tmp_path / "empty"
+        empty.mkdir()
+        too_big = tmp_path / "big"
+        too_big.mkdir()
+        (too_big / "adapter_config.json").write_text(json.dumps({"r": 64}))
+        for folder, says in ((empty, "adapter_config.json"), (too_big, "max-lora-rank")):
+            why = await c.ensure_adapter(TunedAdapter(f"text2cypher-{folder.name}", folder))
+            assert why is not None and "HTTP 400" in why and says in why
+    finally:
+        await c.close()
 
 
 async def test_the_text2cypher_role_is_served_by_the_workers_lora_with_the_short_prompt(
