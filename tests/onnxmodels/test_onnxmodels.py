@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from app.models.embedder import Embedder
-from app.models.reranker import build_reranker
+from app.models.reranker import CrossEncoderReranker, build_reranker
 from app.settings import RerankerSettings
 from onnxmodels import (
     BGE_QUERY_INSTRUCTION,
@@ -44,24 +44,32 @@ def test_the_cross_encoder_separates_relevant_from_irrelevant_and_pads_per_batch
     assert len(long.ids) == 256  # truncated: the passage gives way, the question stays
 
 
-def test_at_the_default_batch_of_one_a_score_does_not_depend_on_the_other_pairs() -> None:
-    # the INT8 model quantises activations per forward pass: in a padded batch a pair's logit moves with its company
+def test_forward_passes_keep_to_a_token_budget_and_long_pairs_go_alone() -> None:
     ce = OnnxCrossEncoder(resolve_model("packaged:reranker_en"))
-    assert ce.batch_size == 1
-    company = [(QUESTION, IRRELEVANT * 6), (QUESTION, "short"), (QUESTION, RELEVANT + " " + IRRELEVANT * 3)]
-    alone = ce.score([(QUESTION, RELEVANT)])[0]
-    assert ce.score([*company, (QUESTION, RELEVANT)])[-1] == alone  # exactly: nothing else was in its pass
-    batched = OnnxCrossEncoder(resolve_model("packaged:reranker_en"), batch_size=4)
-    assert batched.score([*company, (QUESTION, RELEVANT)])[-1] != alone
+    assert (ce.batch_size, ce.batch_tokens) == (32, 256)
+    # shortest first; a pass holds inputs while rows x the widest stays within 256 tokens, and at most 32 of them
+    assert ce.batches([30, 200, 30, 140, 30, 60]) == [[0, 2, 4, 5], [3], [1]]
+    assert ce.batches([300, 5]) == [[1], [0]]  # an input over the budget goes alone
+    assert [len(b) for b in ce.batches([4] * 70)] == [32, 32, 6]
+    # a long pair alone in its pass: its score does not depend on the others (the INT8 model quantises activations
+    # per pass, so in a padded batch a pair's logit moves with its company)
+    long = RELEVANT + " " + IRRELEVANT * 12
+    company = [(QUESTION, IRRELEVANT * 2), (QUESTION, "short"), (QUESTION, IRRELEVANT * 3)]
+    assert len(ce.tokenizer.encode(QUESTION, long).ids) > 128  # two of it would pass the budget
+    alone = ce.score([(QUESTION, long)])[0]
+    assert ce.score([*company, (QUESTION, long)])[-1] == alone
+    together = OnnxCrossEncoder(resolve_model("packaged:reranker_en"), batch_tokens=4096)
+    assert together.score([*company, (QUESTION, long)])[-1] != alone
     with pytest.raises(ValueError):
-        OnnxCrossEncoder(resolve_model("packaged:reranker_en"), batch_size=0)
+        OnnxCrossEncoder(resolve_model("packaged:reranker_en"), batch_tokens=0)
 
 
 async def test_the_default_reranker_is_the_packaged_onnx_cross_encoder() -> None:
     rr = build_reranker(RerankerSettings())
     assert rr is not None and rr.model_name == "packaged:reranker_en"
-    assert rr.batch_size == 1 and "1 pair(s) per forward pass" in rr.describe()
-    assert build_reranker(RerankerSettings(batch_size=8)).batch_size == 8  # type: ignore[union-attr]
+    assert rr.batch_size == 32 and "256 padded tokens" in rr.describe()
+    custom = build_reranker(RerankerSettings(batch_size=8, batch_tokens=512))
+    assert isinstance(custom, CrossEncoderReranker) and (custom.batch_size, custom.batch_tokens) == (8, 512)
     await rr.start()
     try:
         s = await rr.score(QUESTION, [IRRELEVANT, RELEVANT])
@@ -78,7 +86,9 @@ def test_bge_embeds_normalised_vectors_and_questions_with_its_instruction() -> N
     assert q @ v[0] > q @ v[1] + 0.1
     e = Embedder("packaged:bge_small_en")
     assert e.query_instruction == BGE_QUERY_INSTRUCTION and e.dim == 384 and "ONNX" in e.describe()
-    assert e.batch_size == 1 and Embedder("packaged:bge_small_en", batch_size=32).batch_size == 32
+    assert (e.batch_size, e.batch_tokens) == (32, 256) and Embedder(
+        "packaged:bge_small_en", batch_size=4
+    ).batch_size == 4
     # (one text alone: the INT8 model's dynamic quantisation sees a padded batch's pad positions, ~1e-2 apart)
     assert e.embed_sync([RELEVANT])[0] == pytest.approx(list(map(float, enc.encode([RELEVANT])[0])), abs=1e-5)
 
@@ -86,6 +96,6 @@ def test_bge_embeds_normalised_vectors_and_questions_with_its_instruction() -> N
 def test_the_reranker_service_hosts_the_onnx_model() -> None:
     model, device = load_cross_encoder(RerankerServiceSettings(model="packaged:reranker_en"))
     assert isinstance(model, OnnxCrossEncoder) and "onnxruntime" in device
-    assert model.batch_size == 1  # one pair per forward pass inside the service's scheduling batches
+    assert (model.batch_size, model.batch_tokens) == (32, 256)  # passes inside the service's scheduling batches
     scores = model.predict([(QUESTION, IRRELEVANT), (QUESTION, RELEVANT)], batch_size=2, convert_to_numpy=True)
     assert scores[1] > scores[0]

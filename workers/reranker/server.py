@@ -93,7 +93,13 @@ def load_cross_encoder(settings: RerankerServiceSettings) -> tuple[Model, str]:
     if is_onnx_folder(path):
         # unset max_length: the runner's own default
         limit = {} if settings.max_length is None else {"max_length": settings.max_length}
-        onnx = OnnxCrossEncoder(path, batch_size=settings.onnx_forward_pairs, threads=settings.threads, **limit)
+        onnx = OnnxCrossEncoder(
+            path,
+            batch_size=settings.onnx_batch_pairs,
+            batch_tokens=settings.onnx_batch_tokens,
+            threads=settings.threads,
+            **limit,
+        )
         return onnx, "cpu (onnxruntime)"
     from sentence_transformers import CrossEncoder
 

@@ -24,8 +24,10 @@ class RerankerServiceSettings(BaseSettings):
     """Token limit of one (query, document) pair (longer pairs are truncated); unset = the model's own."""
     max_batch_pairs: int = Field(64, ge=1, le=8192)
     """Most (query, document) pairs in one scheduling batch (one forward pass for a sentence-transformers model)."""
-    onnx_forward_pairs: int = Field(1, ge=1, le=8192)
-    """Pairs per forward pass of an ONNX model inside a scheduling batch (1 is fastest on a CPU, measured: see
+    onnx_batch_pairs: int = Field(32, ge=1, le=8192)
+    """ONNX models: most pairs per forward pass inside a scheduling batch."""
+    onnx_batch_tokens: int = Field(256, ge=1, le=1_000_000)
+    """ONNX models: most padded tokens (pairs x the longest) per forward pass (fastest on a CPU, measured: see
     ``onnxmodels``)."""
     max_wait_ms: float = Field(5.0, ge=0.0, le=10_000.0)
     """How long a batch may wait for more pairs after its first one (0 = never wait; while the model is busy, pairs

@@ -15,7 +15,7 @@ from app.llm.adapters import adapter_dir, install_adapter, namespace_adapter
 from app.llm.local import LocalLLM
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
-from app.training.selftune import anchor_of, build_pairs, tune, verbalise
+from app.training.selftune import TURN_BACK_FORMS, anchor_of, build_pairs, tune, verbalise
 from tests.conftest import SABLE, ingest_demo, make_settings
 
 
@@ -25,6 +25,21 @@ def test_verbalised_questions_name_the_anchor_and_every_relation() -> None:
     for _ in range(20):
         q = verbalise(c, rng)
         assert "Curlew Class" in q and "designed" in q and "born" in q
+
+
+def test_paths_that_turn_back_are_also_asked_as_sharing() -> None:
+    # X -designed_by-> v <-designed_by- ? ("same designer as X") and X <-built- v -built-> ? ("built with X")
+    shares = CandidateQuery(
+        Anchor("Curlew_Class", "Entity"), (Hop("DESIGNED_BY", "out", ""), Hop("DESIGNED_BY", "in", ""))
+    )
+    co = CandidateQuery(Anchor("Ossendale", "Entity"), (Hop("BUILT", "in", ""), Hop("BUILT", "out", "")))
+    rng = random.Random(1)
+    for c, frames in ((shares, TURN_BACK_FORMS["in"]), (co, TURN_BACK_FORMS["out"])):
+        qs = [verbalise(c, rng) for _ in range(60)]
+        assert all(c.anchor.name.replace("_", " ") in q for q in qs)
+        framed = [q for q in qs if any(q.startswith(f.split("{")[0]) and f.split("{")[0] for f in frames)]
+        assert 10 <= len(framed) < 60  # about half: the plain reading stays in the training data too
+        assert any(" same " in q or " also " in q or " with " in q for q in framed)
 
 
 async def test_pairs_from_the_graph_alone_are_answerable_and_unambiguous(container: Container) -> None:
