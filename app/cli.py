@@ -142,6 +142,42 @@ def ask(
         raise typer.Exit(2) from exc
 
 
+@cli.command()
+def documents(
+    namespace: Annotated[str, typer.Option(help="The namespace.")] = "default",
+    delete: Annotated[
+        list[str] | None, typer.Option("--delete", help="Remove this document (its page id); repeatable.")
+    ] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """List a namespace's documents (id, title, source, chunks), or remove some with --delete ID (the CLI
+    equivalent of DELETE /admin/documents/{id})."""
+    from app.container import Container
+    from app.errors import AppError
+
+    s = _settings(data_dir)
+
+    async def run() -> Any:
+        c = await Container.start(s, with_llm=False)
+        try:
+            if not delete:
+                return await c.ingestor.list_documents(namespace, limit=1000)
+            out = []
+            for doc_id in delete:
+                r = await c.ingestor.delete_document(namespace, doc_id)
+                out.append({"id": doc_id, "counts": r.counts, "seconds": r.seconds})
+            return out
+        finally:
+            await c.close()
+
+    try:
+        out = asyncio.run(run())
+    except AppError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(out, indent=2))
+
+
 @cli.command("eval")
 def eval_cmd(
     dataset: Annotated[str, typer.Option(help="metaqa | hotpotqa | musique | text2cypher | kgqa")],

@@ -135,6 +135,20 @@ class IngestResponse(BaseModel):
     seconds: float
 
 
+class DocumentInfo(BaseModel):
+    id: str
+    """The page id: ``DELETE /admin/documents/{id}``; items' provenance carries it as ``page_id``."""
+    title: str | None = None
+    source: str | None = None
+    chunks: int
+
+
+class DocumentsResponse(BaseModel):
+    request_id: str
+    namespace: str
+    documents: list[DocumentInfo]
+
+
 class ErrorBody(BaseModel):
     code: str
     message: str

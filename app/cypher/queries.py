@@ -60,6 +60,21 @@ LINK_NEXT_CHUNKS = (
 PAGE_CHUNK_COUNTS = (
     f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) RETURN pid, count(c) AS n"
 )
+LIST_PAGES = (
+    f"MATCH (p:{PAGE_LABEL}) OPTIONAL MATCH (p)-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    "WITH p, count(c) AS chunks RETURN p.id AS id, p.title AS title, p.source AS source, chunks "
+    "ORDER BY title, id SKIP $offset LIMIT $limit"
+)
+"""The namespace's documents (a page each), with their chunk counts, a page at a time."""
+PAGE_CHUNK_TOTAL = (
+    f"MATCH (p:{PAGE_LABEL} {{id: $id}}) OPTIONAL MATCH (p)-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    "RETURN p.title AS title, count(c) AS chunks"
+)
+DELETE_PAGE_CHUNKS = (
+    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) DETACH DELETE c"
+)
+"""A document's chunks and every relationship they have (their ``NEXT`` links included)."""
+DELETE_PAGES = f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}}) DETACH DELETE p"
 DELETE_STALE_CHUNKS = (
     f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.page_id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
     "WHERE c.index >= row.count DETACH DELETE c"

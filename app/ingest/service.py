@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cypher import queries as Q
-from app.errors import InvalidInputError
+from app.errors import InvalidInputError, NotFoundError
 from app.ids import chunk_id, entity_id, page_id
 from app.ingest.parsers import (
     Document,
@@ -264,6 +264,39 @@ class Ingestor:
         progress("graph", len(pages) + len(chunks), len(pages) + len(chunks))
         await self._embed_and_upsert(namespace, "chunks", points, lambda p: p.payload["text"], report, progress)
         INGESTED.labels(kind="documents").inc(len(pages))
+        report.seconds = round(time.perf_counter() - t0, 3)
+        await self._changed(namespace)
+        return report
+
+    async def list_documents(self, namespace: str, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        """The namespace's documents: ``id`` (the page id that items' provenance carries as ``page_id``), ``title``,
+        ``source`` and ``chunks``, ordered by title."""
+        check_namespace(namespace)
+        rows = await self.graph.read(namespace, Q.LIST_PAGES, {"offset": offset, "limit": limit}, max_rows=limit)
+        return [
+            {"id": str(r["id"]), "title": r["title"], "source": r["source"], "chunks": int(r["chunks"])} for r in rows
+        ]
+
+    async def delete_document(self, namespace: str, doc_id: str) -> IngestReport:
+        """Remove one document: its page, its chunks with their links, and its chunk vectors; then bump the
+        namespace's version (result cache, BM25 index, linker). Nothing another document owns is touched.
+        ``doc_id`` is the page id (``GET /admin/documents``, or ``page_id`` in an item's provenance);
+        ``NotFoundError`` when the namespace has no such document."""
+        check_namespace(namespace)
+        t0 = time.perf_counter()
+        found = await self.graph.read(namespace, Q.PAGE_CHUNK_TOTAL, {"id": doc_id}, max_rows=1)
+        if not found:
+            raise NotFoundError(f"namespace {namespace!r} has no document {doc_id!r}", details={"id": doc_id})
+        report = IngestReport(namespace, "delete")
+        rows = [{"id": doc_id}]
+        # vectors first: a failure part-way leaves the page in the graph, so the delete can simply be repeated
+        await self.vectors.delete(collection_name(namespace, "chunks"), {"page_id": doc_id})
+        s = await self.graph.write(namespace, Q.DELETE_PAGE_CHUNKS, rows)
+        s.add(await self.graph.write(namespace, Q.DELETE_PAGES, rows))
+        report.add("documents", 1)
+        report.add("chunks", int(found[0]["chunks"]))
+        report.add("nodes_deleted", s.nodes_deleted)
+        report.add("relationships_deleted", s.relationships_deleted)
         report.seconds = round(time.perf_counter() - t0, 3)
         await self._changed(namespace)
         return report

@@ -1,4 +1,5 @@
-"""Authenticated admin endpoints (ingestion). Disabled (403) unless ``GRAPHRAG_SERVER__ADMIN_TOKEN`` is set."""
+"""Authenticated admin endpoints (ingestion, the documents of a namespace). Disabled (403) unless
+``GRAPHRAG_SERVER__ADMIN_TOKEN`` is set."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import hmac
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Query
+from fastapi import Path as PathParam
 
 from app.deps import ContainerDep, SettingsDep
 from app.errors import AuthError, ForbiddenError, InvalidInputError
@@ -14,7 +16,7 @@ from app.ingest.parsers import Document, triples_from_rows
 from app.ingest.service import IngestReport
 from app.observability import request_id_var
 from app.routers.errors import ERROR_RESPONSES
-from app.schemas import IngestRequest, IngestResponse
+from app.schemas import DocumentsResponse, IngestRequest, IngestResponse
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 
@@ -69,6 +71,46 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
             raise InvalidInputError("an inline script needs format=cypher")
         assert req.cypher is not None
         report = await ing.ingest_cypher(req.namespace, req.cypher)
+    return IngestResponse(
+        request_id=request_id_var.get(),
+        namespace=report.namespace,
+        format=report.format,
+        counts=report.counts,
+        seconds=report.seconds,
+    )
+
+
+NamespaceQuery = Annotated[str, Query(min_length=1, max_length=64, description="The namespace.")]
+
+
+@router.get(
+    "/documents", response_model=DocumentsResponse, responses=ERROR_RESPONSES, dependencies=[Depends(require_admin)]
+)
+async def list_documents(
+    container: ContainerDep,
+    namespace: NamespaceQuery,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> DocumentsResponse:
+    """The namespace's documents (id, title, source, chunk count), ordered by title, a page at a time."""
+    docs = await container.ingestor.list_documents(namespace, offset=offset, limit=limit)
+    return DocumentsResponse(request_id=request_id_var.get(), namespace=namespace, documents=docs)
+
+
+@router.delete(
+    "/documents/{doc_id}",
+    response_model=IngestResponse,
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require_admin)],
+)
+async def delete_document(
+    doc_id: Annotated[str, PathParam(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:-]+$")],
+    namespace: NamespaceQuery,
+    container: ContainerDep,
+) -> IngestResponse:
+    """Remove one document (its page, chunks, links and vectors; 404 when absent) and invalidate the namespace's
+    cached results."""
+    report = await container.ingestor.delete_document(namespace, doc_id)
     return IngestResponse(
         request_id=request_id_var.get(),
         namespace=report.namespace,

@@ -32,6 +32,17 @@ def test_ingest_then_retrieve_only_ask(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     body = json.loads(r.stdout[r.stdout.index("{") :])
     assert body["items"][0]["source"]["title"] == "The Drummel Viaduct"
+    # the documents command lists them and removes one (the CLI side of DELETE /admin/documents/{id})
+    r = runner.invoke(cli, ["documents", "--namespace", "demo", *args])
+    assert r.exit_code == 0, r.output
+    listed = json.loads(r.stdout[r.stdout.index("[") :])
+    (viaduct,) = [d for d in listed if d["title"] == "The Drummel Viaduct"]
+    assert len(listed) == 36
+    r = runner.invoke(cli, ["documents", "--namespace", "demo", "--delete", viaduct["id"], *args])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout[r.stdout.index("[") :])[0]["counts"]["chunks"] == viaduct["chunks"]
+    r = runner.invoke(cli, ["documents", "--namespace", "demo", "--delete", viaduct["id"], *args])
+    assert r.exit_code == 2 and "no document" in r.output
 
 
 def test_ingest_reports_bad_input_with_exit_code_2(tmp_path: Path) -> None:

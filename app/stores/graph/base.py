@@ -47,6 +47,8 @@ class WriteSummary:
     nodes_created: int = 0
     relationships_created: int = 0
     properties_set: int = 0
+    nodes_deleted: int = 0
+    relationships_deleted: int = 0
 
     def add(self, other: WriteSummary) -> None:
         self.batches += other.batches
@@ -54,6 +56,8 @@ class WriteSummary:
         self.nodes_created += other.nodes_created
         self.relationships_created += other.relationships_created
         self.properties_set += other.properties_set
+        self.nodes_deleted += other.nodes_deleted
+        self.relationships_deleted += other.relationships_deleted
 
 
 @dataclass

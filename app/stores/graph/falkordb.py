@@ -169,6 +169,8 @@ class FalkorDBGraphStore:
             nodes_created=int(result.nodes_created),
             relationships_created=int(result.relationships_created),
             properties_set=int(result.properties_set),
+            nodes_deleted=int(result.nodes_deleted),
+            relationships_deleted=int(result.relationships_deleted),
         )
 
     async def write(

@@ -155,6 +155,8 @@ class Neo4jGraphStore:
             nodes_created=c.nodes_created,
             relationships_created=c.relationships_created,
             properties_set=c.properties_set,
+            nodes_deleted=c.nodes_deleted,
+            relationships_deleted=c.relationships_deleted,
         )
 
     async def write(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
-from app.errors import InvalidInputError, StoreLockedError
+from app.errors import InvalidInputError, NotFoundError, StoreLockedError
 from app.ingest.parsers import Document, Triple
 from app.settings import Settings
 from app.stores.vector.base import collection_name
@@ -124,3 +124,29 @@ async def test_the_data_dir_is_locked_by_its_owner(offline: Container) -> None:
     assert isinstance(second, Settings)
     with pytest.raises(StoreLockedError, match="in use"):
         await Container.start(second, with_llm=False)
+
+
+async def test_add_edit_delete_leaves_what_a_fresh_ingest_of_the_final_state_leaves(offline: Container) -> None:
+    ing = offline.ingestor
+    viaduct = " ".join(f"Sentence {i} tells of the Corrow Viaduct and the men who built it." for i in range(60))
+    junction = " ".join(f"Pell Junction line {i}: trains met here from four directions." for i in range(40))
+    await ing.ingest_documents("life", [Document("Corrow Viaduct", viaduct), Document("Pell Junction", junction)])
+    edited = Document("Corrow Viaduct", "The Corrow Viaduct has eleven arches.")  # same key: an edit, one chunk now
+    await ing.ingest_documents("life", [edited])
+    listed = {d["title"]: d for d in await ing.list_documents("life")}
+    assert set(listed) == {"Corrow Viaduct", "Pell Junction"} and listed["Corrow Viaduct"]["chunks"] == 1
+    pell = listed["Pell Junction"]
+    r = await ing.delete_document("life", pell["id"])
+    assert r.counts["documents"] == 1 and r.counts["chunks"] == pell["chunks"] >= 2
+    # the page and its chunks; HAS_CHUNK and NEXT links go with them
+    assert r.counts["nodes_deleted"] == 1 + pell["chunks"]
+    assert r.counts["relationships_deleted"] == pell["chunks"] + pell["chunks"] - 1
+    await ing.ingest_documents("fresh", [edited])
+    assert await offline.graph.counts("life") == await offline.graph.counts("fresh") == (2, 1)
+    per_label = "MATCH (n) RETURN labels(n)[0] AS label, count(n) AS n ORDER BY label"
+    assert await offline.graph.read("life", per_label) == await offline.graph.read("fresh", per_label)
+    life, fresh = collection_name("life", "chunks"), collection_name("fresh", "chunks")
+    assert await offline.vectors.count(life) == await offline.vectors.count(fresh) == 1
+    assert [d["title"] for d in await ing.list_documents("life")] == ["Corrow Viaduct"]
+    with pytest.raises(NotFoundError):
+        await ing.delete_document("life", pell["id"])

@@ -226,3 +226,37 @@ async def test_namespaces_listing(client: httpx.AsyncClient) -> None:
     body = (await client.get("/namespaces")).json()
     demo = next(n for n in body["namespaces"] if n["namespace"] == "demo")
     assert demo["nodes"] == 140 + 36 + 72 and demo["relationships"] == 277 + 72 + 36
+
+
+async def test_admin_deletes_a_document_and_retrieval_stops_returning_it(client: httpx.AsyncClient) -> None:
+    auth = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    docs = [
+        {"title": "Tarn Bridge", "text": "Tarn Bridge carries the Orrel line over the river Tarn since 1871."},
+        {"title": "Orrel Line", "text": "The Orrel line runs from Orrel to Whitby Moor in the north."},
+    ]
+    body = {"namespace": "deltest", "format": "documents", "documents": docs}
+    assert (await client.post("/admin/ingest", json=body, headers=auth)).status_code == 200
+    question = {"question": "Which river does Tarn Bridge cross?", "namespace": "deltest", "mode": "vector"}
+    before = (await client.post("/retrieve", json=question)).json()["items"]
+    listed = (await client.get("/admin/documents", params={"namespace": "deltest"}, headers=auth)).json()
+    ids = {d["title"]: d["id"] for d in listed["documents"]}
+    assert set(ids) == {"Tarn Bridge", "Orrel Line"} and ids["Tarn Bridge"] in {
+        i["provenance"]["page_id"] for i in before
+    }
+    url = f"/admin/documents/{ids['Tarn Bridge']}"
+    assert (await client.delete(url, params={"namespace": "deltest"})).status_code == 401
+    r = await client.delete(url, params={"namespace": "deltest"}, headers=auth)
+    assert r.status_code == 200 and r.json()["counts"]["documents"] == 1
+    # the cached result of the same question is gone with it
+    after = (await client.post("/retrieve", json=question)).json()["items"]
+    assert after and ids["Tarn Bridge"] not in {i["provenance"]["page_id"] for i in after}
+    gone = await client.delete(url, params={"namespace": "deltest"}, headers=auth)
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_found"
+    bad = await client.delete("/admin/documents/x y", params={"namespace": "deltest"}, headers=auth)
+    assert bad.status_code == 422
+    assert [
+        d["title"]
+        for d in (await client.get("/admin/documents", params={"namespace": "deltest"}, headers=auth)).json()[
+            "documents"
+        ]
+    ] == ["Orrel Line"]
