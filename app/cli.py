@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,6 +27,18 @@ def _settings(data_dir: Path | None) -> Settings:
 
 
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Overrides GRAPHRAG_DATA_DIR.")]
+
+
+def _print_json(run: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+    """Run ``run()`` and print its result as JSON; an ``AppError`` is printed as ``error: …`` with exit code 2."""
+    from app.errors import AppError
+
+    try:
+        out = asyncio.run(run())
+    except AppError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(out, indent=2))
 
 
 @cli.command()
@@ -63,7 +76,6 @@ def ingest(
     from tqdm import tqdm
 
     from app.container import Container
-    from app.errors import AppError
 
     s = _settings(data_dir)
     bars: dict[str, Any] = {}
@@ -92,12 +104,7 @@ def ingest(
                 b.close()
             await c.close()
 
-    try:
-        out = asyncio.run(run())
-    except AppError as exc:
-        typer.echo(f"error: {exc.message}", err=True)
-        raise typer.Exit(2) from exc
-    typer.echo(json.dumps(out, indent=2))
+    _print_json(run)
 
 
 @cli.command()
@@ -153,7 +160,6 @@ def documents(
     """List a namespace's documents (id, title, source, chunks), or remove some with --delete ID (the CLI
     equivalent of DELETE /admin/documents/{id})."""
     from app.container import Container
-    from app.errors import AppError
 
     s = _settings(data_dir)
 
@@ -170,12 +176,7 @@ def documents(
         finally:
             await c.close()
 
-    try:
-        out = asyncio.run(run())
-    except AppError as exc:
-        typer.echo(f"error: {exc.message}", err=True)
-        raise typer.Exit(2) from exc
-    typer.echo(json.dumps(out, indent=2))
+    _print_json(run)
 
 
 @cli.command("eval")

@@ -41,6 +41,16 @@ def _allowed_path(raw: str, roots: list[Path]) -> Path:
     )
 
 
+def _response(report: IngestReport) -> IngestResponse:
+    return IngestResponse(
+        request_id=request_id_var.get(),
+        namespace=report.namespace,
+        format=report.format,
+        counts=report.counts,
+        seconds=report.seconds,
+    )
+
+
 @router.post("/ingest", response_model=IngestResponse, responses=ERROR_RESPONSES, dependencies=[Depends(require_admin)])
 async def ingest(req: IngestRequest, container: ContainerDep, settings: SettingsDep) -> IngestResponse:
     """Ingest triples, documents or a Cypher script into a namespace (idempotent)."""
@@ -71,13 +81,7 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
             raise InvalidInputError("an inline script needs format=cypher")
         assert req.cypher is not None
         report = await ing.ingest_cypher(req.namespace, req.cypher)
-    return IngestResponse(
-        request_id=request_id_var.get(),
-        namespace=report.namespace,
-        format=report.format,
-        counts=report.counts,
-        seconds=report.seconds,
-    )
+    return _response(report)
 
 
 NamespaceQuery = Annotated[str, Query(min_length=1, max_length=64, description="The namespace.")]
@@ -111,10 +115,4 @@ async def delete_document(
     """Remove one document (its page, chunks, links and vectors; 404 when absent) and invalidate the namespace's
     cached results."""
     report = await container.ingestor.delete_document(namespace, doc_id)
-    return IngestResponse(
-        request_id=request_id_var.get(),
-        namespace=report.namespace,
-        format=report.format,
-        counts=report.counts,
-        seconds=report.seconds,
-    )
+    return _response(report)
