@@ -228,11 +228,9 @@ def bench(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Latency of each retrieval stage and of answer generation on a namespace; writes reports/bench/."""
-    from app.eval.bench import run_bench
+    from app.eval.bench import demo_passages, run_bench
 
     s = _settings(data_dir)
-    from app.eval.bench import demo_passages
-
     qs = [json.loads(line)["question"] for line in questions.read_text().splitlines() if line.strip()]
     passages = demo_passages(questions.parent / "docs")
     out = asyncio.run(

@@ -68,12 +68,10 @@ LIST_PAGES = (
 """The namespace's documents (a page each), with their chunk counts, a page at a time."""
 PAGE_CHUNK_TOTAL = (
     f"MATCH (p:{PAGE_LABEL} {{id: $id}}) OPTIONAL MATCH (p)-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
-    "RETURN p.title AS title, count(c) AS chunks"
+    "RETURN p.id AS id, count(c) AS chunks"
 )
-DELETE_PAGE_CHUNKS = (
-    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) DETACH DELETE c"
-)
-"""A document's chunks and every relationship they have (their ``NEXT`` links included)."""
+"""A document's chunk count; no row when there is no such page (``p.id`` is the grouping key: a bare ``count``
+would answer 0 for a missing page)."""
 DELETE_PAGES = f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}}) DETACH DELETE p"
 DELETE_STALE_CHUNKS = (
     f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.page_id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "

@@ -1,8 +1,8 @@
 """``python -m app bench``: latency per pipeline stage on a namespace, measured side by side in one run.
 
 Measures (1) embedding throughput one text at a time vs batched, (2) ``/retrieve`` stages per question, (3)
-``/ask`` answer generation, all through the same ``QAService`` the API uses, and (4) the ONNX models' forward-pass
-batch size (cross-encoder and embedder at batch 1 vs larger, on the same pairs). Writes
+``/ask`` answer generation, all through the same ``QAService`` the API uses, and (4) the ONNX models' forward passes
+(cross-encoder and embedder, one input per pass vs 16 vs the default token budget, on the same inputs). Writes
 ``reports/bench/<timestamp>.{json,md}``.
 """
 
@@ -43,8 +43,8 @@ def onnx_batch_sweep(
     from onnxmodels import OnnxCrossEncoder, OnnxEncoder, is_onnx_folder, resolve_model
 
     out: dict[str, dict[str, float]] = {}
-    if reranker_model and is_onnx_folder(resolve_model(reranker_model)) and passages:
-        folder = resolve_model(reranker_model)
+    folder = resolve_model(reranker_model) if reranker_model else ""
+    if folder and is_onnx_folder(folder) and passages:
         ces = {k: OnnxCrossEncoder(folder, batch_size=b, batch_tokens=t) for k, (b, t) in SWEEP.items()}
         times: dict[str, dict[str, list[float]]] = {"long": defaultdict(list), "short": defaultdict(list)}
         for i, q in enumerate(questions):
@@ -57,10 +57,11 @@ def onnx_batch_sweep(
         labels = {"long": "cross_encoder_ms_per_question", "short": "cross_encoder_short_ms_per_question"}
         for kind, label in labels.items():
             out[label] = {k: round(percentile(v, 50), 1) for k, v in times[kind].items()}
-    if is_onnx_folder(resolve_model(embedder_model)) and passages:
+    embedder_folder = resolve_model(embedder_model)
+    if is_onnx_folder(embedder_folder) and passages:
         row: dict[str, float] = {}
         for k, (b, t) in SWEEP.items():
-            enc = OnnxEncoder(resolve_model(embedder_model), batch_size=b, batch_tokens=t)
+            enc = OnnxEncoder(embedder_folder, batch_size=b, batch_tokens=t)
             t0 = time.perf_counter()
             enc.encode(passages)
             row[k] = round(1000 * (time.perf_counter() - t0), 1)

@@ -288,11 +288,11 @@ class Ingestor:
         if not found:
             raise NotFoundError(f"namespace {namespace!r} has no document {doc_id!r}", details={"id": doc_id})
         report = IngestReport(namespace, "delete")
-        rows = [{"id": doc_id}]
         # vectors first: a failure part-way leaves the page in the graph, so the delete can simply be repeated
         await self.vectors.delete(collection_name(namespace, "chunks"), {"page_id": doc_id})
-        s = await self.graph.write(namespace, Q.DELETE_PAGE_CHUNKS, rows)
-        s.add(await self.graph.write(namespace, Q.DELETE_PAGES, rows))
+        # every chunk (with its links) is a stale chunk of a page cut to zero
+        s = await self.graph.write(namespace, Q.DELETE_STALE_CHUNKS, [{"page_id": doc_id, "count": 0}])
+        s.add(await self.graph.write(namespace, Q.DELETE_PAGES, [{"id": doc_id}]))
         report.add("documents", 1)
         report.add("chunks", int(found[0]["chunks"]))
         report.add("nodes_deleted", s.nodes_deleted)
