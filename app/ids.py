@@ -19,3 +19,7 @@ def page_id(title: str) -> str:
 
 def chunk_id(title: str, index: int) -> str:
     return f"chunk_{_h('chunk', title, str(index))}"
+
+
+def section_id(title: str, path: tuple[str, ...]) -> str:
+    return f"sec_{_h('section', title, *path)}"

@@ -12,9 +12,19 @@ from app.errors import InvalidInputError
 
 ENTITY_LABEL = "Entity"
 PAGE_LABEL = "Page"
+SUBCHAPTER_LABEL = "SubChapter"
 CHUNK_LABEL = "Chunk"
 HAS_CHUNK = "HAS_CHUNK"
+IS_CHUNK_OF = "IS_CHUNK_OF"
+HAS_SUBCHAPTER = "HAS_SUBCHAPTER"
+IS_SUBCHAPTER_OF = "IS_SUBCHAPTER_OF"
 NEXT_CHUNK = "NEXT"
+PREVIOUS_CHUNK = "PREVIOUS"
+CITES = "CITES"
+CITED_IN = "CITED_IN"
+ABOUT = "ABOUT"
+DOCUMENT_LABELS = (PAGE_LABEL, SUBCHAPTER_LABEL, CHUNK_LABEL)
+"""Labels of the document structure (``app/ingest/structure.py``)."""
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 
@@ -46,37 +56,81 @@ def merge_relationships(rel_type: str) -> str:
 
 
 MERGE_PAGES = (
-    f"UNWIND $rows AS row MERGE (p:{PAGE_LABEL} {{id: row.id}}) SET p.title = row.title, p.source = row.source"
+    f"UNWIND $rows AS row MERGE (p:{PAGE_LABEL} {{id: row.id}}) "
+    "SET p.title = row.title, p.source = row.source, p.uri = row.uri, p.hash = row.hash"
 )
+MERGE_SUBCHAPTERS = (
+    f"UNWIND $rows AS row MERGE (s:{SUBCHAPTER_LABEL} {{id: row.id}}) SET s.uri = row.uri, s.heading = row.heading, "
+    "s.path = row.path, s.level = row.level, s.page_id = row.page_id"
+)
+"""A subchapter's heading is ``heading``, not ``title``/``name``: headings ("History") are not entities to link."""
 MERGE_CHUNKS = (
-    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.page_id}}) "
-    f"MERGE (c:{CHUNK_LABEL} {{id: row.id}}) SET c.text = row.text, c.index = row.index "
-    f"MERGE (p)-[:{HAS_CHUNK}]->(c)"
+    f"UNWIND $rows AS row MERGE (c:{CHUNK_LABEL} {{id: row.id}}) SET c.text = row.text, c.index = row.index, "
+    "c.uri = row.uri, c.page_id = row.page_id, c.section = row.section, c.section_id = row.section_id"
 )
-LINK_NEXT_CHUNKS = (
-    f"UNWIND $rows AS row MATCH (a:{CHUNK_LABEL} {{id: row.a}}) MATCH (b:{CHUNK_LABEL} {{id: row.b}}) "
-    f"MERGE (a)-[:{NEXT_CHUNK}]->(b)"
+
+
+def link_by_id(src_label: str, rel_type: str, dst_label: str) -> str:
+    """MERGE ``(a:src)-[:rel]->(b:dst)`` between nodes given by id (rows: {a, b})."""
+    a, r, b = ident(src_label, "label"), ident(rel_type, "relationship type"), ident(dst_label, "label")
+    return f"UNWIND $rows AS row MATCH (a:`{a}` {{id: row.a}}) MATCH (b:`{b}` {{id: row.b}}) MERGE (a)-[:`{r}`]->(b)"
+
+
+PAGE_HASHES = f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}}) RETURN pid, p.hash AS hash"
+"""The stored digest of each page among ``$ids`` that exists (an unchanged document is skipped)."""
+MERGE_ABOUT = (
+    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.a}}) MATCH (e:{ENTITY_LABEL} {{name: row.name}}) "
+    f"MERGE (p)-[:{ABOUT}]->(e)"
 )
+MERGE_CITES = (
+    f"UNWIND $rows AS row MATCH (c:{CHUNK_LABEL} {{id: row.c}}) MATCH (e:{ENTITY_LABEL} {{name: row.name}}) "
+    f"MERGE (c)-[r:{CITES}]->(e) ON CREATE SET r.via = row.via MERGE (e)-[:{CITED_IN}]->(c)"
+)
+"""``via``: ``link`` (the chunk links to it) or ``mention`` (its name occurs in the text)."""
+ENTITIES_NAMED = f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}}) RETURN nm AS name"
+ENTITY_NAMES = f"MATCH (e:{ENTITY_LABEL}) RETURN e.name AS name"
+"""Every entity name of the namespace: the gazetteer that finds citations in document text."""
+PAGES_ENTITIES = (
+    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}}) OPTIONAL MATCH (p)-[:{ABOUT}]->(a:{ENTITY_LABEL}) "
+    f"OPTIONAL MATCH (p)<-[:{IS_CHUNK_OF}]-(:{CHUNK_LABEL})-[:{CITES}]->(e:{ENTITY_LABEL}) "
+    "WITH collect(DISTINCT a.name) + collect(DISTINCT e.name) AS names UNWIND names AS name RETURN DISTINCT name"
+)
+"""The entities that pages among ``$ids`` are about or cite (what a change or delete may leave unused)."""
+ENTITY_USE = (
+    f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}}) "
+    f"OPTIONAL MATCH (e)-[c:{CITED_IN}]->(:{CHUNK_LABEL}) WITH nm, e, count(c) AS cited "
+    f"OPTIONAL MATCH (e)<-[a:{ABOUT}]-(:{PAGE_LABEL}) WITH nm, e, cited, count(a) AS about "
+    f"OPTIONAL MATCH (e)<-[l:{CITES}]-(:{CHUNK_LABEL}) WHERE l.via = 'link' "
+    "WITH nm, e, cited, about, count(l) AS linked "
+    f"OPTIONAL MATCH (e)-[k]-() WHERE NOT type(k) IN ['{CITES}', '{CITED_IN}', '{ABOUT}'] "
+    "RETURN nm AS name, cited, about, linked, count(k) AS facts"
+)
+"""For each entity: how many chunks cite it, pages are about it, chunks link to it, and its other edges (facts)."""
+DELETE_ENTITIES = f"UNWIND $rows AS row MATCH (e:{ENTITY_LABEL} {{name: row.name}}) DETACH DELETE e"
+CHUNK_TEXTS = f"MATCH (c:{CHUNK_LABEL}) RETURN c.id AS id, c.text AS text, c.page_id AS page_id"
+"""Every chunk's text (a new entity name is looked for in the chunks already ingested)."""
 PAGE_CHUNK_COUNTS = (
-    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) RETURN pid, count(c) AS n"
+    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})<-[:{IS_CHUNK_OF}]-(c:{CHUNK_LABEL}) "
+    "RETURN pid, count(c) AS n"
 )
 LIST_PAGES = (
-    f"MATCH (p:{PAGE_LABEL}) OPTIONAL MATCH (p)-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    f"MATCH (p:{PAGE_LABEL}) OPTIONAL MATCH (p)<-[:{IS_CHUNK_OF}]-(c:{CHUNK_LABEL}) "
     "WITH p, count(c) AS chunks RETURN p.id AS id, p.title AS title, p.source AS source, chunks "
     "ORDER BY title, id SKIP $offset LIMIT $limit"
 )
 """The namespace's documents (a page each), with their chunk counts, a page at a time."""
 PAGE_CHUNK_TOTAL = (
-    f"MATCH (p:{PAGE_LABEL} {{id: $id}}) OPTIONAL MATCH (p)-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    f"MATCH (p:{PAGE_LABEL} {{id: $id}}) OPTIONAL MATCH (p)<-[:{IS_CHUNK_OF}]-(c:{CHUNK_LABEL}) "
     "RETURN p.id AS id, count(c) AS chunks"
 )
 """A document's chunk count; no row when there is no such page (``p.id`` is the grouping key: a bare ``count``
 would answer 0 for a missing page)."""
 DELETE_PAGES = f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}}) DETACH DELETE p"
-DELETE_STALE_CHUNKS = (
-    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.page_id}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
-    "WHERE c.index >= row.count DETACH DELETE c"
+DELETE_PAGE_PARTS = (
+    f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}})-[:{HAS_CHUNK}|{IS_CHUNK_OF}|{IS_SUBCHAPTER_OF}]-(n) "
+    "WITH DISTINCT n DETACH DELETE n"
 )
+"""A page's chunks and subchapters with their links (the page itself stays): what an edit rewrites."""
 
 ENTITY_OUT_FACTS = (
     f"MATCH (n:{ENTITY_LABEL} {{name: $name}})-[r]->(m) RETURN type(r) AS rel, m.name AS other LIMIT $limit"
@@ -151,10 +205,39 @@ def neo4j_node_index(name: str, label: str, prop: str) -> str:
 
 # --- lexical index (BM25 over document chunks) -----------------------------------------------------------------
 ALL_CHUNKS = (
-    f"MATCH (p:{PAGE_LABEL})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
-    "RETURN c.id AS id, c.text AS text, c.index AS index, p.id AS page_id, p.title AS title, p.source AS source"
+    f"MATCH (c:{CHUNK_LABEL})-[:{IS_CHUNK_OF}]->(p:{PAGE_LABEL}) "
+    "RETURN c.id AS id, c.text AS text, c.index AS index, p.id AS page_id, p.title AS title, p.source AS source, "
+    "c.section AS section, c.uri AS uri"
 )
 """Every chunk with its page's fields: what the BM25 index of a namespace is built from."""
+
+
+# --- hybrid document retrieval: from pages, sections and entities to chunks -------------------------------------
+PAGE_CHUNK_IDS = (
+    f"UNWIND $ids AS pid MATCH (c:{CHUNK_LABEL})-[:{IS_CHUNK_OF}]->(p:{PAGE_LABEL} {{id: pid}}) "
+    "RETURN pid AS src, c.id AS id, c.page_id AS page_id LIMIT $limit"
+)
+SECTION_CHUNK_IDS = (
+    f"UNWIND $ids AS sid MATCH (s:{SUBCHAPTER_LABEL} {{id: sid}})-[:{HAS_CHUNK}]->(c:{CHUNK_LABEL}) "
+    "RETURN sid AS src, c.id AS id, c.page_id AS page_id LIMIT $limit"
+)
+"""The chunks directly under each subchapter (not those of its subsections)."""
+ENTITY_CHUNK_IDS = (
+    f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}})-[:{CITED_IN}]->(c:{CHUNK_LABEL}) "
+    "RETURN nm AS src, c.id AS id, c.page_id AS page_id LIMIT $limit"
+)
+"""The chunks citing each entity."""
+ENTITY_PAGES = (
+    f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}})<-[:{ABOUT}]-(p:{PAGE_LABEL}) "
+    "RETURN nm AS src, p.id AS page_id LIMIT $limit"
+)
+"""The pages about each entity."""
+CHUNK_CITED_PAGES = (
+    f"UNWIND $ids AS cid MATCH (c:{CHUNK_LABEL} {{id: cid}})-[:{CITES}]->(e:{ENTITY_LABEL})"
+    f"<-[:{ABOUT}]-(p:{PAGE_LABEL}) WHERE p.id <> c.page_id "
+    "RETURN cid AS src, e.name AS name, p.id AS page_id LIMIT $limit"
+)
+"""One bridge hop: the entities each chunk cites that have a page of their own, and those pages."""
 
 
 # --- graph modes: a node set's neighbourhood --------------------------------------------------------------------

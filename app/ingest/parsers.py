@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,23 @@ class Triple:
 
 
 @dataclass(frozen=True)
+class Section:
+    """A part of a document under one heading path: ``()`` is the text before the first heading (the page's own),
+    ``("History", "Early years")`` the text under ``## History`` / ``### Early years``."""
+
+    path: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link in a document's text: the words shown and where they point (a URL, a file, a page title)."""
+
+    text: str
+    target: str
+
+
+@dataclass(frozen=True)
 class Document:
     title: str
     text: str
@@ -29,17 +47,35 @@ class Document:
     key: str = ""
     """Identity for idempotent re-ingestion; defaults to the title. Corpora that repeat a title for different
     passages (MuSiQue) get ``"Title (2)"``-style keys."""
+    sections: tuple[Section, ...] = ()
+    """The text by heading (Markdown, HTML); empty: the whole ``text`` is the page's own section."""
+    links: tuple[Link, ...] = ()
 
     @property
     def doc_key(self) -> str:
         return self.key or self.title
+
+    def parts(self) -> tuple[Section, ...]:
+        return self.sections or (Section((), self.text),)
+
+    def all_headings(self) -> list[tuple[str, ...]]:
+        """Every heading path, parents before children (a heading with no text of its own included)."""
+        out: dict[tuple[str, ...], None] = {}
+        for s in self.parts():
+            for i in range(1, len(s.path) + 1):
+                out.setdefault(s.path[:i])
+        return list(out)
 
 
 @dataclass(frozen=True)
 class Chunk:
     index: int
     text: str
-    """Title line + chunk body: the title is kept with every chunk."""
+    """Title line + chunk body: the title (and the heading path, ``Title > Section > Sub``) heads every chunk."""
+    section: tuple[str, ...] = ()
+    """The heading path of the section the chunk belongs to (``()``: the page's own text)."""
+    local_index: int = 0
+    """Position among its section's chunks (``index`` counts over the whole document)."""
 
 
 # --- triples ------------------------------------------------------------------------------------------------
@@ -128,25 +164,149 @@ def _docs_from_json(data: Any, source: str) -> Iterator[Document]:
         yield Document(title, str(text), source, key)
 
 
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+_MD_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _sections_document(
+    title: str, parts: list[tuple[tuple[str, ...], list[str]]], links: list[Link], source: str
+) -> Document:
+    sections = tuple(Section(path, "\n".join(lines).strip()) for path, lines in parts)
+    sections = tuple(s for s in sections if s.text or s.path)
+    text = "\n\n".join(s.text for s in sections if s.text)
+    flat = len(sections) <= 1 and all(not s.path for s in sections)
+    return Document(title, text, source, sections=() if flat else sections, links=tuple(dict.fromkeys(links)))
+
+
 def parse_markdown(text: str, fallback_title: str, source: str) -> Document:
-    lines = text.splitlines()
-    title = fallback_title
-    for i, line in enumerate(lines):
-        if line.startswith("# "):
-            title = line[2:].strip()
-            lines = lines[:i] + lines[i + 1 :]
-            break
-    return Document(title, "\n".join(lines).strip(), source)
+    """Title from the first ``# `` heading (else ``fallback_title``); deeper headings open sections (``##`` a
+    top-level one, ``###`` one under it, ...); links ``[words](target)`` keep their words in the text and are
+    recorded (images keep their alt text); headings inside fenced code are text."""
+    title: str | None = None
+    stack: list[tuple[int, str]] = []
+    parts: list[tuple[tuple[str, ...], list[str]]] = [((), [])]
+    links: list[Link] = []
+    fenced = False
+
+    def unlink(m: re.Match[str]) -> str:
+        if not m.group(0).startswith("!") and m.group(1).strip():
+            links.append(Link(m.group(1).strip(), m.group(2)))
+        return m.group(1)
+
+    for line in text.splitlines():
+        if _MD_FENCE.match(line):
+            fenced = not fenced
+        m = None if fenced else _MD_HEADING.match(line)
+        if m is None:
+            parts[-1][1].append(_MD_LINK.sub(unlink, line))
+            continue
+        level, heading = len(m.group(1)), _MD_LINK.sub(unlink, m.group(2)).strip()
+        if level == 1 and title is None:
+            title = heading or fallback_title
+            continue
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, heading or "(untitled)"))
+        parts.append((tuple(h for _, h in stack), []))
+    return _sections_document(title or fallback_title, parts, links, source)
+
+
+class _HTMLText(HTMLParser):
+    """Text, headings and links of an HTML page (scripts, styles and ``<head>`` other than ``<title>`` dropped)."""
+
+    BLOCK = frozenset(
+        {"p", "div", "li", "ul", "ol", "br", "tr", "table", "section", "article", "blockquote", "pre", "dd", "dt"}
+    )
+    SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.title = ""
+        self.h1 = ""
+        self.stack: list[tuple[int, str]] = []
+        self.parts: list[tuple[tuple[str, ...], list[str]]] = [((), [""])]
+        self.links: list[Link] = []
+        self._skip = 0
+        self._in_title = False
+        self._heading: tuple[int, list[str]] | None = None
+        self._link: tuple[str, list[str]] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIP:
+            self._skip += 1
+        elif tag == "title":
+            self._in_title = True
+        elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            self._heading = (int(tag[1]), [])
+        elif tag == "a":
+            self._link = (dict(attrs).get("href") or "", [])
+        elif tag in self.BLOCK:
+            self.parts[-1][1].append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag == "title":
+            self._in_title = False
+        elif self._heading is not None and tag == f"h{self._heading[0]}":
+            level, words = self._heading
+            self._heading = None
+            heading = " ".join("".join(words).split())
+            if level == 1 and not self.h1:
+                self.h1 = heading
+                return
+            while self.stack and self.stack[-1][0] >= level:
+                self.stack.pop()
+            self.stack.append((level, heading or "(untitled)"))
+            self.parts.append((tuple(h for _, h in self.stack), [""]))
+        elif tag == "a" and self._link is not None:
+            target, words = self._link
+            self._link = None
+            shown = " ".join("".join(words).split())
+            if shown:
+                self.links.append(Link(shown, target))
+        elif tag in self.BLOCK:
+            self.parts[-1][1].append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        if self._in_title:
+            self.title += data
+            return
+        if self._link is not None:
+            self._link[1].append(data)
+        if self._heading is not None:
+            self._heading[1].append(data)
+        else:
+            self.parts[-1][1].append(data)
+
+
+def parse_html(text: str, fallback_title: str, source: str) -> Document:
+    """Title from ``<title>`` (else the first ``<h1>``, else ``fallback_title``); ``<h2>``-``<h6>`` open sections
+    (and an ``<h1>`` after the first); ``<a href>`` links recorded; paragraphs and list items kept apart."""
+    p = _HTMLText()
+    p.feed(text)
+    p.close()
+    parts = []
+    for path, pieces in p.parts:
+        paragraphs = [" ".join(x.split()) for x in "".join(pieces).split("\n")]
+        parts.append((path, [x for x in paragraphs if x]))
+    title = " ".join(p.title.split()) or p.h1 or fallback_title
+    return _sections_document(title, [(path, ["\n\n".join(lines)]) for path, lines in parts], p.links, source)
 
 
 def read_documents(path: Path) -> list[Document]:
-    """A folder of ``.md``/``.txt``/``.json``/``.jsonl`` files, or one such file."""
+    """A folder of ``.md``/``.txt``/``.html``/``.json``/``.jsonl`` files, or one such file."""
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     docs: list[Document] = []
     for f in files:
         suffix = f.suffix.lower()
         if suffix in (".md", ".markdown", ".txt"):
             docs.append(parse_markdown(f.read_text(encoding="utf-8"), f.stem.replace("-", " "), str(f)))
+        elif suffix in (".html", ".htm"):
+            docs.append(parse_html(f.read_text(encoding="utf-8"), f.stem.replace("-", " "), str(f)))
         elif suffix == ".json":
             docs.extend(_docs_from_json(json.loads(f.read_text(encoding="utf-8")), str(f)))
         elif suffix == ".jsonl":
@@ -154,7 +314,7 @@ def read_documents(path: Path) -> list[Document]:
                 objs = [json.loads(line) for line in fh if line.strip()]
             docs.extend(_docs_from_json(objs, str(f)))
     if not docs:
-        raise InvalidInputError(f"no documents found under {path} (.md, .txt, .json or .jsonl)")
+        raise InvalidInputError(f"no documents found under {path} (.md, .txt, .html, .json or .jsonl)")
     return docs
 
 
@@ -180,10 +340,23 @@ def _split_long(sentence: str, size: int) -> list[str]:
 
 
 def chunk_document(doc: Document, size: int = 1024, overlap: float = 0.2) -> list[Chunk]:
+    """Each section's text packed into chunks (``chunk_text``); a chunk never spans two sections. The title heads
+    every chunk, with the heading path for a section's chunks (``Title > History > Early years``)."""
+    chunks: list[Chunk] = []
+    for section in doc.parts():
+        if not section.text.strip() and (section.path or doc.sections):
+            continue
+        head = " > ".join((doc.title, *section.path))
+        for i, body in enumerate(chunk_text(section.text, size, overlap)):
+            chunks.append(Chunk(len(chunks), f"{head}\n{body}".strip(), section.path, i))
+    return chunks
+
+
+def chunk_text(text: str, size: int = 1024, overlap: float = 0.2) -> list[str]:
     """Pack whole sentences into chunks of about ``size`` characters; each new chunk starts with the trailing
-    sentences of the previous one worth about ``overlap`` of its size. The title heads every chunk."""
+    sentences of the previous one worth about ``overlap`` of its size."""
     sentences: list[str] = []
-    for s in split_sentences(doc.text):
+    for s in split_sentences(text):
         sentences.extend(_split_long(s, size) if len(s) > size else [s])
     chunks: list[list[str]] = []
     cur: list[str] = []
@@ -203,7 +376,7 @@ def chunk_document(doc: Document, size: int = 1024, overlap: float = 0.2) -> lis
         cur.append(s)
     if cur or not chunks:
         chunks.append(cur)
-    return [Chunk(i, f"{doc.title}\n{' '.join(c)}".strip()) for i, c in enumerate(chunks)]
+    return [" ".join(c) for c in chunks]
 
 
 # --- cypher scripts -----------------------------------------------------------------------------------------

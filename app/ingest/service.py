@@ -19,17 +19,25 @@ from typing import Any
 
 from app.cypher import queries as Q
 from app.errors import InvalidInputError, NotFoundError
-from app.ids import chunk_id, entity_id, page_id
+from app.ids import entity_id
 from app.ingest.parsers import (
     Document,
     Triple,
-    chunk_document,
     load_label_map,
     normalise_relation,
     parse_schema_statement,
     read_documents,
     read_triples,
     split_cypher_script,
+)
+from app.ingest.structure import (
+    SECTION_SEP,
+    Gazetteer,
+    PageRows,
+    build_page,
+    chunk_body,
+    citations,
+    link_title,
 )
 from app.models.embedder import Embedder
 from app.observability import INGESTED
@@ -39,6 +47,8 @@ from app.stores.vector.base import VectorPoint, VectorStore, collection_name
 
 log = logging.getLogger(__name__)
 
+CHUNKS, PAGES, SECTIONS, DOC_ENTITIES = "chunks", "pages", "sections", "doc_entities"
+"""The vector collections of a document namespace (``<namespace>__<kind>``)."""
 TRIPLE_FORMATS = ("metaqa", "tsv", "csv")
 FORMATS = (*TRIPLE_FORMATS, "documents", "cypher")
 Progress = Callable[[str, int, int], None]
@@ -195,6 +205,9 @@ class Ingestor:
     async def ingest_documents(
         self, namespace: str, documents: Sequence[Document], *, progress: Progress = _noop
     ) -> IngestReport:
+        """Documents as a graph (``app/ingest/structure.py``) with vectors for chunks, pages, sections and the
+        entities they cite. A document whose digest is unchanged is skipped; an edited one has its chunks,
+        subchapters, citations and vectors replaced (entities only it used go with them)."""
         check_namespace(namespace)
         t0 = time.perf_counter()
         report = IngestReport(namespace, "documents")
@@ -203,70 +216,199 @@ class Ingestor:
             if not d.text.strip():
                 continue
             by_key[d.doc_key] = d  # the last document of a key wins, as a re-ingest would
-        await self.graph.ensure_node_index(namespace, Q.PAGE_LABEL, "id")
-        await self.graph.ensure_node_index(namespace, Q.CHUNK_LABEL, "id")
-        pages, chunks, links, points = [], [], [], []
+        for label in (*Q.DOCUMENT_LABELS, Q.ENTITY_LABEL):
+            await self.graph.ensure_node_index(namespace, label, "name" if label == Q.ENTITY_LABEL else "id")
         size, overlap = self.settings.ingest.chunk_chars, self.settings.ingest.chunk_overlap
-        chunk_counts: dict[str, int] = {}
-        for key, doc in by_key.items():
-            title = doc.title
-            pid = page_id(key)
-            pages.append({"id": pid, "title": title, "source": doc.source})
-            doc_chunks = chunk_document(doc, size, overlap)
-            chunk_counts[pid] = len(doc_chunks)
-            prev = None
-            for c in doc_chunks:
-                cid = chunk_id(key, c.index)
-                chunks.append({"id": cid, "page_id": pid, "text": c.text, "index": c.index})
-                points.append(
-                    VectorPoint(
-                        id=cid,
-                        vector=[],
-                        payload={
-                            "title": title,
-                            "text": c.text,
-                            "page_id": pid,
-                            "index": c.index,
-                            "source": doc.source,
-                        },
-                    )
-                )
-                if prev is not None:
-                    links.append({"a": prev, "b": cid})
-                prev = cid
-        report.add("documents", len(pages))
-        report.add("chunks", len(chunks))
-        progress("graph", 0, len(pages) + len(chunks))
-        # a re-ingested document that got shorter must not keep its old tail
-        before = await self.graph.read(
-            namespace,
-            Q.PAGE_CHUNK_COUNTS,
-            {"ids": list(chunk_counts)},
-            max_rows=len(chunk_counts) + 1,
-            timeout_s=self.settings.graph.write_timeout_s,
-        )
-        shrunk = [
-            {"page_id": r["pid"], "count": chunk_counts[r["pid"]]}
-            for r in before
-            if int(r["n"]) > chunk_counts[r["pid"]]
-        ]
-        if shrunk:
-            await self.graph.write(namespace, Q.DELETE_STALE_CHUNKS, shrunk)
-            coll = collection_name(namespace, "chunks")
-            for row in shrunk:
-                await self.vectors.delete(coll, {"page_id": row["page_id"], "index": {"gte": row["count"]}})
-            report.add("stale_chunks_pages", len(shrunk))
-        s = await self.graph.write(namespace, Q.MERGE_PAGES, pages)
-        report.add("nodes_created", s.nodes_created)
-        s = await self.graph.write(namespace, Q.MERGE_CHUNKS, chunks)
-        report.add("nodes_created", s.nodes_created)
-        await self.graph.write(namespace, Q.LINK_NEXT_CHUNKS, links)
-        progress("graph", len(pages) + len(chunks), len(pages) + len(chunks))
-        await self._embed_and_upsert(namespace, "chunks", points, lambda p: p.payload["text"], report, progress)
-        INGESTED.labels(kind="documents").inc(len(pages))
+        built = {key: build_page(doc, size, overlap) for key, doc in by_key.items()}
+        stored = {
+            str(r["pid"]): r["hash"]
+            for r in await self._read_all(namespace, Q.PAGE_HASHES, {"ids": [b.page["id"] for b in built.values()]})
+        }
+        todo = {k: b for k, b in built.items() if stored.get(str(b.page["id"])) != b.page["hash"]}
+        changed = [str(b.page["id"]) for b in todo.values() if str(b.page["id"]) in stored]
+        report.add("documents", len(built))
+        report.add("documents_unchanged", len(built) - len(todo))
+        report.add("chunks", sum(len(b.chunks) for b in todo.values()))
+        touched: set[str] = set()
+        if changed:  # an edit replaces the document's parts: its old chunks, subchapters and citations go
+            touched = {str(r["name"]) for r in await self._read_all(namespace, Q.PAGES_ENTITIES, {"ids": changed})}
+            s = await self.graph.write(namespace, Q.DELETE_PAGE_PARTS, [{"id": pid} for pid in changed])
+            report.add("documents_replaced", len(changed))
+            report.add("nodes_deleted", s.nodes_deleted)
+        total = sum(1 + len(b.sections) + len(b.chunks) for b in todo.values())
+        progress("graph", 0, total)
+        await self._write_rows(namespace, Q.MERGE_PAGES, [b.page for b in todo.values()], report)
+        await self._write_rows(namespace, Q.MERGE_SUBCHAPTERS, [r for b in todo.values() for r in b.sections], report)
+        await self._write_rows(namespace, Q.MERGE_CHUNKS, [r for b in todo.values() for r in b.chunks], report)
+        links: dict[str, list[dict[str, str]]] = defaultdict(list)
+        for b in todo.values():
+            for key, rows in b.links.items():
+                links[key].extend(rows)
+        for key, rows in links.items():
+            await self._write_rows(namespace, Q.link_by_id(*key.split("|")), rows, report)
+        progress("graph", total, total)
+        cited = await self._cite(namespace, by_key, todo, report)
+        if touched:
+            await self._drop_unused_entities(namespace, touched, report)
+        await self._document_vectors(namespace, by_key, todo, changed, cited, report, progress)
+        INGESTED.labels(kind="documents").inc(len(todo))
         report.seconds = round(time.perf_counter() - t0, 3)
         await self._changed(namespace)
         return report
+
+    async def _read_all(self, namespace: str, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return await self.graph.read(
+            namespace, cypher, params, max_rows=10_000_000, timeout_s=self.settings.graph.write_timeout_s
+        )
+
+    async def _write_rows(self, namespace: str, cypher: str, rows: list[Any], report: IngestReport) -> None:
+        if rows:
+            s = await self.graph.write(namespace, cypher, rows)
+            report.add("nodes_created", s.nodes_created)
+            report.add("relationships_created", s.relationships_created)
+
+    async def _cite(
+        self, namespace: str, by_key: dict[str, Document], todo: dict[str, PageRows], report: IngestReport
+    ) -> set[str]:
+        """Entities of the written pages: each page is ``ABOUT`` the entity its title names; each chunk ``CITES``
+        what its links point to and the entity names (titles of pages, KG entities, links' words) in its text;
+        chunks already in the namespace cite the names that are new. Returns every entity name touched."""
+        known = {str(r["name"]) for r in await self._read_all(namespace, Q.ENTITY_NAMES, {})}
+        titles = {by_key[k].title for k in todo}
+        title_of = {t.lower(): t for t in sorted(known | titles)}
+        linked = {link_title(ln.target, title_of) or ln.text for k in todo for ln in by_key[k].links}
+        gazetteer = Gazetteer()
+        for name in known | titles | linked:  # a link's words name an entity other documents may mention too
+            gazetteer.add_title(name)
+        cites: list[dict[str, str]] = []
+        for key, b in todo.items():
+            for index, name, via in citations(by_key[key], b.chunk_objs, gazetteer, title_of):
+                cites.append({"c": str(b.chunks[index]["id"]), "name": name, "via": via})
+        names = titles | {c["name"] for c in cites}
+        rows = [{"name": n, "id": entity_id(n)} for n in sorted(names)]
+        await self._write_rows(namespace, Q.merge_entities(None), rows, report)
+        about = [{"a": str(todo[k].page["id"]), "name": by_key[k].title} for k in todo]
+        await self._write_rows(namespace, Q.MERGE_ABOUT, about, report)
+        await self._write_rows(namespace, Q.MERGE_CITES, cites, report)
+        report.add("citations", len(cites))
+        skip = {str(b.page["id"]) for b in todo.values()}
+        return names | await self._cite_in_old_chunks(namespace, names - known, skip, report)
+
+    async def _cite_in_old_chunks(
+        self, namespace: str, new: set[str], skip_pages: set[str], report: IngestReport
+    ) -> set[str]:
+        """The chunks already in the namespace (but those of ``skip_pages``) cite the ``new`` entity names they
+        mention, so that the order of ingestion does not change what cites what. Returns the names cited."""
+        if not new:
+            return set()
+        fresh = Gazetteer()
+        for name in new:
+            fresh.add_title(name)
+        cites = []
+        for r in await self._read_all(namespace, Q.CHUNK_TEXTS, {}):
+            if str(r["page_id"]) in skip_pages:
+                continue
+            text = str(r["text"])
+            own = text.split("\n", 1)[0].split(SECTION_SEP, 1)[0]
+            cites += [
+                {"c": str(r["id"]), "name": n, "via": "mention"} for n in fresh.find(chunk_body(text)) if n != own
+            ]
+        await self._write_rows(namespace, Q.MERGE_CITES, cites, report)
+        report.add("citations", len(cites))
+        return {c["name"] for c in cites}
+
+    async def _drop_unused_entities(self, namespace: str, names: set[str], report: IngestReport) -> None:
+        """Entities among ``names`` that nothing grounds any more (no page is about them, no chunk links to them,
+        they have no KG facts) leave the graph with the mentions of them; a KG entity no chunk cites and no page
+        is about any more leaves the ``doc_entities`` vectors. So add -> edit -> delete ends where a fresh ingest
+        would."""
+        rows = await self._read_all(namespace, Q.ENTITY_USE, {"names": sorted(names)})
+        grounded = {str(r["name"]) for r in rows if int(r["about"]) or int(r["linked"]) or int(r["facts"])}
+        gone = sorted(str(r["name"]) for r in rows if str(r["name"]) not in grounded)
+        uncited = sorted(
+            str(r["name"]) for r in rows if str(r["name"]) in grounded and not (int(r["cited"]) or int(r["about"]))
+        )
+        if gone or uncited:
+            await self.vectors.delete(collection_name(namespace, DOC_ENTITIES), {"name": gone + uncited})
+        if gone:
+            s = await self.graph.write(namespace, Q.DELETE_ENTITIES, [{"name": n} for n in gone])
+            report.add("nodes_deleted", s.nodes_deleted)
+            report.add("relationships_deleted", s.relationships_deleted)
+
+    async def _document_vectors(
+        self,
+        namespace: str,
+        by_key: dict[str, Document],
+        todo: dict[str, PageRows],
+        changed: list[str],
+        entities: set[str],
+        report: IngestReport,
+        progress: Progress,
+    ) -> None:
+        """Vectors keyed by node: chunks (their text), pages (title and headings), sections (title and heading
+        path) and cited entities (name). An edited page loses the chunk and section points it no longer has."""
+        chunks, pages, sections = [], [], []
+        for key, b in todo.items():
+            doc, pid = by_key[key], str(b.page["id"])
+            headings = [str(r["path"]) for r in b.sections if int(str(r["level"])) == 1]
+            pages.append(
+                VectorPoint(
+                    id=pid,
+                    vector=[],
+                    payload={
+                        "title": doc.title,
+                        "page_id": pid,
+                        "uri": b.page["uri"],
+                        "source": doc.source,
+                        "text": doc.title + (": " + "; ".join(headings) if headings else ""),
+                    },
+                )
+            )
+            for r in b.sections:
+                sections.append(
+                    VectorPoint(
+                        id=str(r["id"]),
+                        vector=[],
+                        payload={
+                            "title": doc.title,
+                            "page_id": pid,
+                            "section_id": r["id"],
+                            "uri": r["uri"],
+                            "section": r["path"],
+                            "text": f"{doc.title}{SECTION_SEP}{r['path']}",
+                        },
+                    )
+                )
+            for r in b.chunks:
+                chunks.append(
+                    VectorPoint(
+                        id=str(r["id"]),
+                        vector=[],
+                        payload={
+                            "title": doc.title,
+                            "text": r["text"],
+                            "page_id": pid,
+                            "index": r["index"],
+                            "source": doc.source,
+                            "uri": r["uri"],
+                            "section": r["section"],
+                            "section_id": r["section_id"],
+                        },
+                    )
+                )
+        counts = {str(b.page["id"]): len(b.chunks) for b in todo.values()}
+        for pid in changed:
+            await self.vectors.delete(
+                collection_name(namespace, CHUNKS), {"page_id": pid, "index": {"gte": counts[pid]}}
+            )
+            await self.vectors.delete(collection_name(namespace, SECTIONS), {"page_id": pid})
+        ents = [
+            VectorPoint(id=entity_id(n), vector=[], payload={"name": n, "node_id": entity_id(n), "text": n})
+            for n in sorted(entities)
+        ]
+        text = lambda p: p.payload["text"]  # noqa: E731
+        for kind, points in ((CHUNKS, chunks), (PAGES, pages), (SECTIONS, sections), (DOC_ENTITIES, ents)):
+            await self._embed_and_upsert(namespace, kind, points, text, report, progress)
 
     async def list_documents(self, namespace: str, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         """The namespace's documents: ``id`` (the page id that items' provenance carries as ``page_id``), ``title``,
@@ -278,25 +420,28 @@ class Ingestor:
         ]
 
     async def delete_document(self, namespace: str, doc_id: str) -> IngestReport:
-        """Remove one document: its page, its chunks with their links, and its chunk vectors; then bump the
-        namespace's version (result cache, BM25 index, linker). Nothing another document owns is touched.
-        ``doc_id`` is the page id (``GET /admin/documents``, or ``page_id`` in an item's provenance);
-        ``NotFoundError`` when the namespace has no such document."""
+        """Remove one document and everything only it owned: its page, subchapters and chunks with their links and
+        vectors, and the entities no other document cites (an entity another document cites or the KG holds
+        stays); then bump the namespace's version (result cache, BM25 index, linker). ``doc_id`` is the page id
+        (``GET /admin/documents``, or ``page_id`` in an item's provenance); ``NotFoundError`` when the namespace has
+        no such document."""
         check_namespace(namespace)
         t0 = time.perf_counter()
         found = await self.graph.read(namespace, Q.PAGE_CHUNK_TOTAL, {"id": doc_id}, max_rows=1)
         if not found:
             raise NotFoundError(f"namespace {namespace!r} has no document {doc_id!r}", details={"id": doc_id})
         report = IngestReport(namespace, "delete")
+        touched = {str(r["name"]) for r in await self._read_all(namespace, Q.PAGES_ENTITIES, {"ids": [doc_id]})}
         # vectors first: a failure part-way leaves the page in the graph, so the delete can simply be repeated
-        await self.vectors.delete(collection_name(namespace, "chunks"), {"page_id": doc_id})
-        # every chunk (with its links) is a stale chunk of a page cut to zero
-        s = await self.graph.write(namespace, Q.DELETE_STALE_CHUNKS, [{"page_id": doc_id, "count": 0}])
+        for kind in (CHUNKS, SECTIONS, PAGES):
+            await self.vectors.delete(collection_name(namespace, kind), {"page_id": doc_id})
+        s = await self.graph.write(namespace, Q.DELETE_PAGE_PARTS, [{"id": doc_id}])
         s.add(await self.graph.write(namespace, Q.DELETE_PAGES, [{"id": doc_id}]))
         report.add("documents", 1)
         report.add("chunks", int(found[0]["chunks"]))
         report.add("nodes_deleted", s.nodes_deleted)
         report.add("relationships_deleted", s.relationships_deleted)
+        await self._drop_unused_entities(namespace, touched, report)
         report.seconds = round(time.perf_counter() - t0, 3)
         await self._changed(namespace)
         return report

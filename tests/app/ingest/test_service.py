@@ -9,7 +9,7 @@ import pytest
 
 from app.container import Container
 from app.errors import InvalidInputError, NotFoundError, StoreLockedError
-from app.ingest.parsers import Document, Triple
+from app.ingest.parsers import Document, Triple, parse_markdown
 from app.settings import Settings
 from app.stores.vector.base import collection_name
 from tests.conftest import SHARED, make_settings
@@ -58,11 +58,13 @@ async def test_documents_are_idempotent_and_a_shorter_reingest_drops_stale_chunk
     coll = collection_name("docs", "chunks")
     assert await offline.vectors.count(coll) == n_chunks
     again = await offline.ingestor.ingest_documents("docs", docs)
-    assert again.counts["chunks_unchanged"] == n_chunks and again.counts["nodes_created"] == 0
+    assert again.counts["documents_unchanged"] == 2 and "nodes_created" not in again.counts
+    assert "chunks_embedded" not in again.counts
     # the long document shrinks to one chunk: its old tail disappears from graph and vectors
     shorter = [Document("Harl Tunnel", "The Harl Tunnel is 3,140 metres long."), docs[1]]
     r3 = await offline.ingestor.ingest_documents("docs", shorter)
-    assert r3.counts["stale_chunks_pages"] == 1
+    assert r3.counts["documents_replaced"] == 1 and r3.counts["documents_unchanged"] == 1
+    assert r3.counts["chunks_embedded"] == 1  # the changed text only
     assert await offline.vectors.count(coll) == 2
     rows = await offline.graph.read("docs", "MATCH (c:Chunk) RETURN count(c) AS n")
     assert rows[0]["n"] == 2
@@ -126,27 +128,145 @@ async def test_the_data_dir_is_locked_by_its_owner(offline: Container) -> None:
         await Container.start(second, with_llm=False)
 
 
+VIADUCT = """# Corrow Viaduct
+The Corrow Viaduct carries the main line over the Corrow valley. It was designed by Aldous Pell.
+
+## History
+Work began in 1861. {history}
+
+### Repairs
+The piers were strengthened in 1902 by the [Mirren Works](https://example.org/mirren-works).
+
+## Route
+North of the viaduct trains enter the [Harl Tunnel](harl-tunnel.md).
+"""
+VIADUCT_EDITED = """# Corrow Viaduct
+The Corrow Viaduct carries the main line over the Corrow valley. It was designed by Aldous Pell.
+
+## History
+Work began in 1861 and ended in 1864.
+"""
+JUNCTION = "Pell Junction lies south of the Corrow Viaduct. " + " ".join(
+    f"Line {i} met here from four directions, its engines serviced by the Mirren Works." for i in range(40)
+)
+TUNNEL = "The Harl Tunnel is 3,140 metres long. Its portals were cast by the Mirren Works."
+KG = [Triple("Aldous Pell", "founded", "Pell and Company"), Triple("Aldous Pell", "born_in", "Whitleven")]
+
+
+def _md(name: str, text: str) -> Document:
+    return parse_markdown(text, name, f"{name}.md")
+
+
+async def _state(c: Container, ns: str) -> dict[str, object]:
+    """Everything the add -> edit -> delete test compares: nodes per label, relationships per type, citations,
+    and the points of every vector collection."""
+    g = c.graph
+    labels = await g.read(ns, "MATCH (n) RETURN labels(n)[0] AS label, count(n) AS n ORDER BY label")
+    rels = await g.read(ns, "MATCH ()-[r]->() RETURN type(r) AS t, count(r) AS n ORDER BY t")
+    cites = await g.read(
+        ns, "MATCH (c:Chunk)-[:CITES]->(e:Entity) RETURN c.uri AS chunk, e.name AS entity ORDER BY chunk, entity"
+    )
+    entities = await g.read(ns, "MATCH (e:Entity) RETURN e.name AS name ORDER BY name")
+    kinds = ("chunks", "pages", "sections", "doc_entities", "entities")
+    points = {k: await c.vectors.count(collection_name(ns, k)) for k in kinds}
+    return {"labels": labels, "rels": rels, "cites": cites, "entities": entities, "points": points}
+
+
+async def test_documents_become_pages_subchapters_chunks_and_cited_entities(offline: Container) -> None:
+    ing = offline.ingestor
+    await ing.ingest_triples("struct", KG)
+    docs = [_md("corrow-viaduct", VIADUCT.format(history="The last arch was closed in 1864.")), _md("harl", TUNNEL)]
+    r = await ing.ingest_documents("struct", [*docs, Document("Harl Tunnel", TUNNEL)])
+    assert r.counts["documents"] == 3  # "harl" (title from its file name) and "Harl Tunnel"
+    g = offline.graph
+    secs = await g.read("struct", "MATCH (s:SubChapter) RETURN s.uri AS uri, s.level AS level ORDER BY uri")
+    assert secs == [
+        {"uri": "Corrow Viaduct#History", "level": 1},
+        {"uri": "Corrow Viaduct#History#Repairs", "level": 2},
+        {"uri": "Corrow Viaduct#Route", "level": 1},
+    ]
+    up = await g.read(
+        "struct",
+        "MATCH (s:SubChapter {uri: 'Corrow Viaduct#History#Repairs'})-[:IS_SUBCHAPTER_OF]->(a) "
+        "RETURN coalesce(a.uri, '') AS uri ORDER BY uri",
+    )
+    assert [x["uri"] for x in up] == ["Corrow Viaduct", "Corrow Viaduct#History"]
+    down = await g.read(
+        "struct", "MATCH (p:Page {uri: 'Corrow Viaduct'})-[:HAS_SUBCHAPTER]->(s) RETURN s.uri AS uri ORDER BY uri"
+    )
+    assert [x["uri"] for x in down] == ["Corrow Viaduct#History", "Corrow Viaduct#Route"]
+    repair = await g.read(
+        "struct",
+        "MATCH (c:Chunk {uri: 'Corrow Viaduct#History#Repairs#0'}) OPTIONAL MATCH (c)-[:IS_CHUNK_OF]->(a) "
+        "WITH c, collect(a.uri) AS ancestors MATCH (p)-[:HAS_CHUNK]->(c) "
+        "RETURN ancestors, p.uri AS parent, c.text AS text",
+    )
+    assert sorted(repair[0]["ancestors"]) == [
+        "Corrow Viaduct",
+        "Corrow Viaduct#History",
+        "Corrow Viaduct#History#Repairs",
+    ]
+    assert repair[0]["parent"] == "Corrow Viaduct#History#Repairs"  # HAS_CHUNK: the direct parent only
+    assert repair[0]["text"].startswith("Corrow Viaduct > History > Repairs\n")
+    chain = await g.read(
+        "struct",
+        "MATCH (a:Chunk)-[:NEXT]->(b:Chunk) MATCH (b)-[:PREVIOUS]->(a) WHERE a.page_id = b.page_id "
+        "RETURN count(*) AS n",
+    )
+    assert chain[0]["n"] == 3  # four chunks of the viaduct page in a row
+    cites = {(x["chunk"], x["entity"]) for x in (await _state(offline, "struct"))["cites"]}  # type: ignore[union-attr]
+    # a KG entity named in the text, a link to a page (by its file name), a link elsewhere (by its words), a title
+    assert ("Corrow Viaduct#0", "Aldous Pell") in cites
+    assert ("Corrow Viaduct#Route#0", "Harl Tunnel") in cites
+    assert ("Corrow Viaduct#History#Repairs#0", "Mirren Works") in cites
+    assert ("Harl Tunnel#0", "Mirren Works") in cites and ("harl#0", "Mirren Works") in cites
+    # the KG entity is the same node the KG's facts hang on: documents and the KG are joined
+    joined = await g.read(
+        "struct", "MATCH (c:Chunk)-[:CITES]->(e:Entity {name: 'Aldous Pell'})-[:FOUNDED]->(x) RETURN x.name AS x"
+    )
+    assert {x["x"] for x in joined} == {"Pell and Company"}
+    about = await g.read("struct", "MATCH (p:Page)-[:ABOUT]->(e:Entity) RETURN p.uri AS p, e.name AS e ORDER BY p")
+    assert about == [
+        {"p": "Corrow Viaduct", "e": "Corrow Viaduct"},
+        {"p": "Harl Tunnel", "e": "Harl Tunnel"},
+        {"p": "harl", "e": "harl"},
+    ]
+    # a page added later is cited by the chunks already there that name it
+    await ing.ingest_documents("struct", [Document("Mirren Works", "The Mirren Works cast iron in Whitleven.")])
+    works = await g.read(
+        "struct", "MATCH (p:Page {title: 'Mirren Works'})-[:ABOUT]->(e)<-[:CITES]-(c) RETURN count(c) AS n"
+    )
+    assert works[0]["n"] == 3
+    assert await offline.vectors.count(collection_name("struct", "sections")) == 3
+
+
 async def test_add_edit_delete_leaves_what_a_fresh_ingest_of_the_final_state_leaves(offline: Container) -> None:
     ing = offline.ingestor
-    viaduct = " ".join(f"Sentence {i} tells of the Corrow Viaduct and the men who built it." for i in range(60))
-    junction = " ".join(f"Pell Junction line {i}: trains met here from four directions." for i in range(40))
-    await ing.ingest_documents("life", [Document("Corrow Viaduct", viaduct), Document("Pell Junction", junction)])
-    edited = Document("Corrow Viaduct", "The Corrow Viaduct has eleven arches.")  # same key: an edit, one chunk now
-    await ing.ingest_documents("life", [edited])
+    viaduct = _md("corrow-viaduct", VIADUCT.format(history=" ".join(f"Sentence {i} on the arches." for i in range(60))))
+    junction, tunnel = Document("Pell Junction", JUNCTION), Document("Harl Tunnel", TUNNEL)
+    await ing.ingest_triples("life", KG)
+    await ing.ingest_documents("life", [viaduct, junction])
+    await ing.ingest_documents("life", [tunnel])
+    edited = _md("corrow-viaduct", VIADUCT_EDITED)  # same key: an edit, fewer sections and chunks
+    r = await ing.ingest_documents("life", [edited])
+    assert r.counts["documents_replaced"] == 1
     listed = {d["title"]: d for d in await ing.list_documents("life")}
-    assert set(listed) == {"Corrow Viaduct", "Pell Junction"} and listed["Corrow Viaduct"]["chunks"] == 1
+    assert set(listed) == {"Corrow Viaduct", "Pell Junction", "Harl Tunnel"} and listed["Corrow Viaduct"]["chunks"] == 2
     pell = listed["Pell Junction"]
     r = await ing.delete_document("life", pell["id"])
     assert r.counts["documents"] == 1 and r.counts["chunks"] == pell["chunks"] >= 2
-    # the page and its chunks; HAS_CHUNK and NEXT links go with them
-    assert r.counts["nodes_deleted"] == 1 + pell["chunks"]
-    assert r.counts["relationships_deleted"] == pell["chunks"] + pell["chunks"] - 1
-    await ing.ingest_documents("fresh", [edited])
-    assert await offline.graph.counts("life") == await offline.graph.counts("fresh") == (2, 1)
-    per_label = "MATCH (n) RETURN labels(n)[0] AS label, count(n) AS n ORDER BY label"
-    assert await offline.graph.read("life", per_label) == await offline.graph.read("fresh", per_label)
-    life, fresh = collection_name("life", "chunks"), collection_name("fresh", "chunks")
-    assert await offline.vectors.count(life) == await offline.vectors.count(fresh) == 1
-    assert [d["title"] for d in await ing.list_documents("life")] == ["Corrow Viaduct"]
+    # its page, its chunks and the entity only it was about; what it cites that others ground stays
+    assert r.counts["nodes_deleted"] == 2 + pell["chunks"]
+    names = "MATCH (e:Entity) WHERE e.name IN $n RETURN e.name AS n ORDER BY n"
+    shared = ["Aldous Pell", "Corrow Viaduct", "Mirren Works", "Pell Junction"]
+    # the Mirren Works went with the edit: only the removed link named them (the tunnel's mention does not)
+    assert await offline.graph.read("life", names, {"n": shared}) == [{"n": "Aldous Pell"}, {"n": "Corrow Viaduct"}]
+    await ing.ingest_triples("fresh", KG)
+    await ing.ingest_documents("fresh", [edited, tunnel])
+    life, fresh = await _state(offline, "life"), await _state(offline, "fresh")
+    assert life == fresh
+    assert life["points"] == {"chunks": 3, "pages": 2, "sections": 1, "doc_entities": 3, "entities": 3}
+    assert await offline.graph.counts("life") == await offline.graph.counts("fresh")
+    assert [d["title"] for d in await ing.list_documents("life")] == ["Corrow Viaduct", "Harl Tunnel"]
     with pytest.raises(NotFoundError):
         await ing.delete_document("life", pell["id"])
