@@ -220,6 +220,27 @@ def eval_cmd(
 
 
 @cli.command()
+def fusion(
+    train: Annotated[str, typer.Option(help="Corpus to train on: hotpotqa | musique.")] = "hotpotqa",
+    test: Annotated[str, typer.Option(help="Corpus to measure on (the other one).")] = "musique",
+    data_root: Annotated[Path, typer.Option(help="Folder holding <name>_hipporag100/.")] = Path("../shared/data"),
+    out: Annotated[Path | None, typer.Option(help="Model file (default app/retrievers/fusion/<train>.json).")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Recompute the cached candidate signals.")] = False,
+    reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Train the hybrid mode's fusion MLP on one passage corpus and measure every fusion on the other; writes the
+    model file and reports/hybrid/<train>-to-<test>.{json,md}."""
+    from app.training.fusion_run import run_fusion
+
+    s = _settings(data_dir)
+    report = asyncio.run(
+        run_fusion(s, train=train, test=test, data_root=data_root, out=out, fresh=fresh, reports_dir=reports_dir)
+    )
+    typer.echo(report["markdown"])
+
+
+@cli.command()
 def bench(
     namespace: Annotated[str, typer.Option()] = "demo",
     questions: Annotated[Path, typer.Option()] = Path("data/demo/questions.jsonl"),

@@ -207,7 +207,7 @@ def neo4j_node_index(name: str, label: str, prop: str) -> str:
 ALL_CHUNKS = (
     f"MATCH (c:{CHUNK_LABEL})-[:{IS_CHUNK_OF}]->(p:{PAGE_LABEL}) "
     "RETURN c.id AS id, c.text AS text, c.index AS index, p.id AS page_id, p.title AS title, p.source AS source, "
-    "c.section AS section, c.uri AS uri"
+    "c.section AS section, c.section_id AS section_id, c.uri AS uri"
 )
 """Every chunk with its page's fields: what the BM25 index of a namespace is built from."""
 
@@ -227,17 +227,17 @@ ENTITY_CHUNK_IDS = (
     "RETURN nm AS src, c.id AS id, c.page_id AS page_id LIMIT $limit"
 )
 """The chunks citing each entity."""
-ENTITY_PAGES = (
-    f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}})<-[:{ABOUT}]-(p:{PAGE_LABEL}) "
-    "RETURN nm AS src, p.id AS page_id LIMIT $limit"
+ENTITY_PAGE_CHUNK_IDS = (
+    f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}})<-[:{ABOUT}]-(:{PAGE_LABEL})"
+    f"<-[:{IS_CHUNK_OF}]-(c:{CHUNK_LABEL}) RETURN nm AS src, c.id AS id, c.page_id AS page_id LIMIT $limit"
 )
-"""The pages about each entity."""
-CHUNK_CITED_PAGES = (
+"""The chunks of the pages about each entity."""
+BRIDGE_CHUNK_IDS = (
     f"UNWIND $ids AS cid MATCH (c:{CHUNK_LABEL} {{id: cid}})-[:{CITES}]->(e:{ENTITY_LABEL})"
-    f"<-[:{ABOUT}]-(p:{PAGE_LABEL}) WHERE p.id <> c.page_id "
-    "RETURN cid AS src, e.name AS name, p.id AS page_id LIMIT $limit"
+    f"<-[:{ABOUT}]-(p:{PAGE_LABEL})<-[:{IS_CHUNK_OF}]-(t:{CHUNK_LABEL}) WHERE p.id <> c.page_id "
+    "RETURN cid AS src, e.name AS name, t.id AS id, t.page_id AS page_id LIMIT $limit"
 )
-"""One bridge hop: the entities each chunk cites that have a page of their own, and those pages."""
+"""One bridge hop: from each chunk to the entities it cites that have a page of their own, and that page's chunks."""
 
 
 # --- graph modes: a node set's neighbourhood --------------------------------------------------------------------

@@ -229,6 +229,9 @@ class Ingestor:
         report.add("documents", len(built))
         report.add("documents_unchanged", len(built) - len(todo))
         report.add("chunks", sum(len(b.chunks) for b in todo.values()))
+        report.seconds = round(time.perf_counter() - t0, 3)
+        if not todo:  # nothing new: no graph or vector work at all
+            return report
         touched: set[str] = set()
         if changed:  # an edit replaces the document's parts: its old chunks, subchapters and citations go
             touched = {str(r["name"]) for r in await self._read_all(namespace, Q.PAGES_ENTITIES, {"ids": changed})}

@@ -139,13 +139,19 @@ def section_uri(doc: Document, path: tuple[str, ...]) -> str:
 def build_page(doc: Document, size: int, overlap: float) -> PageRows:
     key = doc.doc_key
     pid = page_id(key)
-    page = {"id": pid, "uri": page_uri(doc), "title": doc.title, "source": doc.source, "hash": digest(doc)}
+    page: dict[str, object] = {
+        "id": pid,
+        "uri": page_uri(doc),
+        "title": doc.title,
+        "source": doc.source,
+        "hash": digest(doc),
+    }
     links: dict[str, list[dict[str, str]]] = {}
 
     def link(src: str, rel: str, dst: str, a: str, b: str) -> None:
         links.setdefault(f"{src}|{rel}|{dst}", []).append({"a": a, "b": b})
 
-    sec_ids = {(): pid}
+    sec_ids: dict[tuple[str, ...], str] = {(): pid}
     sections = []
     for path in doc.all_headings():
         sid = section_id(key, path)

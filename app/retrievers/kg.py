@@ -170,7 +170,13 @@ def chunk_item(hit: VectorHit | LexicalHit, namespace: str) -> RetrievedItem:
         score=hit.score,
         source=Source(kind="chunk", title=p.get("title"), chunk_id=hit.id, namespace=namespace),
         retriever="",
-        provenance={"collection": CHUNKS, "page_id": p.get("page_id"), "chunk_index": p.get("index")},
+        provenance={
+            "collection": CHUNKS,
+            "page_id": p.get("page_id"),
+            "chunk_index": p.get("index"),
+            "section": p.get("section") or "",
+            "uri": p.get("uri"),
+        },
     )
 
 

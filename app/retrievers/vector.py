@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from app.cypher import queries as Q
 from app.errors import AppError
+from app.models.fusion import rrf
 from app.retrievers.base import ModeConfig, Retriever, RunContext
 from app.retrievers.kg import CHUNKS, ENTITIES, chunk_item
 from app.retrievers.types import ModeTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
@@ -80,15 +81,6 @@ class VectorTrace(ModeTrace):
     """Items the cross-encoder scored (K1 chunks + entity items)."""
     below_threshold: int = 0
     """Items dropped for scoring under ``min_rerank_score``."""
-
-
-def rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
-    """Reciprocal rank fusion: id -> sum over rankings of 1 / (k + rank)."""
-    fused: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, key in enumerate(ranking):
-            fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank + 1)
-    return fused
 
 
 class VectorRetriever(Retriever[VectorConfig, VectorTrace]):

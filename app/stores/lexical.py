@@ -105,7 +105,9 @@ class LexicalIndex:
         hits = []
         for i, score in found:
             row = idx.rows[i]
-            payload = {k: row.get(k) for k in ("title", "text", "page_id", "index", "source")}
+            payload = {
+                k: row.get(k) for k in ("title", "text", "page_id", "index", "source", "section", "section_id", "uri")
+            }
             if matches(payload, filters):
                 hits.append(LexicalHit(id=str(row["id"]), score=score, payload=payload))
         return hits[:top_k]

@@ -17,7 +17,8 @@ def test_ingest_then_retrieve_only_ask(tmp_path: Path) -> None:
     r = runner.invoke(cli, ["ingest", "--namespace", "demo", "--format", "documents", str(DEMO / "docs"), *args])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout[r.stdout.index("{") :])
-    assert out["counts"]["documents"] == 36 and out["graph"]["nodes"] == 36 + out["counts"]["chunks"]
+    # a page and the entity its title names per document, and the chunks
+    assert out["counts"]["documents"] == 36 and out["graph"]["nodes"] == 2 * 36 + out["counts"]["chunks"]
     r = runner.invoke(
         cli,
         [

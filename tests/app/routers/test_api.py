@@ -108,7 +108,7 @@ async def test_ask_streams_server_sent_events(client: httpx.AsyncClient) -> None
             {"question": "q", "mode": "telepathy"},
             422,
             "unknown_mode",
-            "available modes: bm25, free_cypher, neighborhood, react, text2cypher, traversal, triplets, vector",
+            "available modes: bm25, free_cypher, hybrid, neighborhood, react, text2cypher, traversal, triplets, vector",
         ),
         ({"question": "q", "top_k": 0}, 422, "invalid_input", "top_k"),
         ({"question": "q", "top_k": 10_000}, 422, "invalid_input", "top_k"),
@@ -206,7 +206,7 @@ async def test_admin_ingest_requires_the_token_and_is_idempotent(client: httpx.A
     assert r.status_code == 200, r.text
     assert r.json()["counts"]["chunks_embedded"] == 1
     r = await client.post("/admin/ingest", json=body, headers=auth)
-    assert r.json()["counts"] == {"documents": 1, "chunks": 1, "nodes_created": 0, "chunks_unchanged": 1}
+    assert r.json()["counts"] == {"documents": 1, "documents_unchanged": 1, "chunks": 0}  # nothing rewritten
     r = await client.post(
         "/retrieve", json={"question": "How many spans has the Zephyr Bridge?", "namespace": "admin_t"}
     )
@@ -225,7 +225,10 @@ async def test_admin_ingest_requires_the_token_and_is_idempotent(client: httpx.A
 async def test_namespaces_listing(client: httpx.AsyncClient) -> None:
     body = (await client.get("/namespaces")).json()
     demo = next(n for n in body["namespaces"] if n["namespace"] == "demo")
-    assert demo["nodes"] == 140 + 36 + 72 and demo["relationships"] == 277 + 72 + 36
+    # entities: the KG's 140 and 26 document titles that name none of them; 36 pages, 72 chunks
+    assert demo["nodes"] == 166 + 36 + 72
+    # KG facts; HAS_CHUNK + IS_CHUNK_OF; NEXT + PREVIOUS; ABOUT; 649 citations, each CITES + CITED_IN
+    assert demo["relationships"] == 277 + 2 * 72 + 2 * 36 + 36 + 2 * 649
 
 
 async def test_admin_deletes_a_document_and_retrieval_stops_returning_it(client: httpx.AsyncClient) -> None:
