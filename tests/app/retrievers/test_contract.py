@@ -206,17 +206,21 @@ async def test_modes_reach_each_other_through_deps_and_their_warnings_travel(con
 
 async def test_the_linker_is_shared_and_an_ingest_drops_its_index(container: Container) -> None:
     """One name index per namespace for every mode; an ingest into the namespace rebuilds it."""
-    from app.ingest.parsers import read_documents
+    from app.ingest.parsers import Document, read_documents
     from tests.conftest import DEMO
 
     linker = container.deps.linker
     assert all(r.deps.linker is linker for r in container.retrievers.values())
     before = await linker.index("demo")
     assert await linker.index("demo") is before  # built once
-    same = read_documents(DEMO / "docs" / "the-drummel-viaduct.md")  # an idempotent re-ingest: nothing changes
-    await container.ingestor.ingest_documents("demo", same)
-    after = await linker.index("demo")
-    assert after is not before and after.by_lower.keys() == before.by_lower.keys()
+    same = read_documents(DEMO / "docs" / "the-drummel-viaduct.md")  # an unchanged re-ingest: nothing to redo
+    report = await container.ingestor.ingest_documents("demo", same)
+    assert report.counts["documents_unchanged"] == 1 and await linker.index("demo") is before
+    # an ingest that changes a namespace rebuilds its index
+    other = await linker.index("linker_t")
+    await container.ingestor.ingest_documents("linker_t", [*same, Document("Orrel Line", "The Orrel line is short.")])
+    after = await linker.index("linker_t")
+    assert after is not other and "orrel line" in after.by_lower and "orrel line" not in other.by_lower
     links = await linker.link("demo", QUESTION)
     assert links and isinstance(links[0], EntityLink) and links[0].name == "Sable Class"
 
