@@ -87,7 +87,6 @@ MERGE_CITES = (
     f"MERGE (c)-[r:{CITES}]->(e) ON CREATE SET r.via = row.via MERGE (e)-[:{CITED_IN}]->(c)"
 )
 """``via``: ``link`` (the chunk links to it) or ``mention`` (its name occurs in the text)."""
-ENTITIES_NAMED = f"UNWIND $names AS nm MATCH (e:{ENTITY_LABEL} {{name: nm}}) RETURN nm AS name"
 ENTITY_NAMES = f"MATCH (e:{ENTITY_LABEL}) RETURN e.name AS name"
 """Every entity name of the namespace: the gazetteer that finds citations in document text."""
 PAGES_ENTITIES = (
@@ -107,12 +106,6 @@ ENTITY_USE = (
 )
 """For each entity: how many chunks cite it, pages are about it, chunks link to it, and its other edges (facts)."""
 DELETE_ENTITIES = f"UNWIND $rows AS row MATCH (e:{ENTITY_LABEL} {{name: row.name}}) DETACH DELETE e"
-CHUNK_TEXTS = f"MATCH (c:{CHUNK_LABEL}) RETURN c.id AS id, c.text AS text, c.page_id AS page_id"
-"""Every chunk's text (a new entity name is looked for in the chunks already ingested)."""
-PAGE_CHUNK_COUNTS = (
-    f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}})<-[:{IS_CHUNK_OF}]-(c:{CHUNK_LABEL}) "
-    "RETURN pid, count(c) AS n"
-)
 LIST_PAGES = (
     f"MATCH (p:{PAGE_LABEL}) OPTIONAL MATCH (p)<-[:{IS_CHUNK_OF}]-(c:{CHUNK_LABEL}) "
     "WITH p, count(c) AS chunks RETURN p.id AS id, p.title AS title, p.source AS source, chunks "

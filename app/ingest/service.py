@@ -222,10 +222,10 @@ class Ingestor:
         built = {key: build_page(doc, size, overlap) for key, doc in by_key.items()}
         stored = {
             str(r["pid"]): r["hash"]
-            for r in await self._read_all(namespace, Q.PAGE_HASHES, {"ids": [b.page["id"] for b in built.values()]})
+            for r in await self._read_all(namespace, Q.PAGE_HASHES, {"ids": [b.id for b in built.values()]})
         }
-        todo = {k: b for k, b in built.items() if stored.get(str(b.page["id"])) != b.page["hash"]}
-        changed = [str(b.page["id"]) for b in todo.values() if str(b.page["id"]) in stored]
+        todo = {k: b for k, b in built.items() if stored.get(b.id) != b.page["hash"]}
+        changed = [b.id for b in todo.values() if b.id in stored]
         report.add("documents", len(built))
         report.add("documents_unchanged", len(built) - len(todo))
         report.add("chunks", sum(len(b.chunks) for b in todo.values()))
@@ -243,12 +243,12 @@ class Ingestor:
         await self._write_rows(namespace, Q.MERGE_PAGES, [b.page for b in todo.values()], report)
         await self._write_rows(namespace, Q.MERGE_SUBCHAPTERS, [r for b in todo.values() for r in b.sections], report)
         await self._write_rows(namespace, Q.MERGE_CHUNKS, [r for b in todo.values() for r in b.chunks], report)
-        links: dict[str, list[dict[str, str]]] = defaultdict(list)
+        links: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
         for b in todo.values():
             for key, rows in b.links.items():
                 links[key].extend(rows)
         for key, rows in links.items():
-            await self._write_rows(namespace, Q.link_by_id(*key.split("|")), rows, report)
+            await self._write_rows(namespace, Q.link_by_id(*key), rows, report)
         progress("graph", total, total)
         cited = await self._cite(namespace, by_key, todo, report)
         if touched:
@@ -280,9 +280,8 @@ class Ingestor:
         titles = {by_key[k].title for k in todo}
         title_of = {t.lower(): t for t in sorted(known | titles)}
         linked = {link_title(ln.target, title_of) or ln.text for k in todo for ln in by_key[k].links}
-        gazetteer = Gazetteer()
-        for name in known | titles | linked:  # a link's words name an entity other documents may mention too
-            gazetteer.add_title(name)
+        # a link's words name an entity other documents may mention too
+        gazetteer = Gazetteer.of_titles(known | titles | linked)
         cites: list[dict[str, str]] = []
         for key, b in todo.items():
             for index, name, via in citations(by_key[key], b.chunk_objs, gazetteer, title_of):
@@ -290,11 +289,11 @@ class Ingestor:
         names = titles | {c["name"] for c in cites}
         rows = [{"name": n, "id": entity_id(n)} for n in sorted(names)]
         await self._write_rows(namespace, Q.merge_entities(None), rows, report)
-        about = [{"a": str(todo[k].page["id"]), "name": by_key[k].title} for k in todo]
+        about = [{"a": todo[k].id, "name": by_key[k].title} for k in todo]
         await self._write_rows(namespace, Q.MERGE_ABOUT, about, report)
         await self._write_rows(namespace, Q.MERGE_CITES, cites, report)
         report.add("citations", len(cites))
-        skip = {str(b.page["id"]) for b in todo.values()}
+        skip = {b.id for b in todo.values()}
         return names | await self._cite_in_old_chunks(namespace, names - known, skip, report)
 
     async def _cite_in_old_chunks(
@@ -304,18 +303,13 @@ class Ingestor:
         mention, so that the order of ingestion does not change what cites what. Returns the names cited."""
         if not new:
             return set()
-        fresh = Gazetteer()
-        for name in new:
-            fresh.add_title(name)
+        fresh = Gazetteer.of_titles(new)
         cites = []
-        for r in await self._read_all(namespace, Q.CHUNK_TEXTS, {}):
+        for r in await self._read_all(namespace, Q.ALL_CHUNKS, {}):
             if str(r["page_id"]) in skip_pages:
                 continue
-            text = str(r["text"])
-            own = text.split("\n", 1)[0].split(SECTION_SEP, 1)[0]
-            cites += [
-                {"c": str(r["id"]), "name": n, "via": "mention"} for n in fresh.find(chunk_body(text)) if n != own
-            ]
+            found = fresh.find(chunk_body(str(r["text"])))
+            cites += [{"c": str(r["id"]), "name": n, "via": "mention"} for n in found if n != r["title"]]
         await self._write_rows(namespace, Q.MERGE_CITES, cites, report)
         report.add("citations", len(cites))
         return {c["name"] for c in cites}
@@ -352,7 +346,7 @@ class Ingestor:
         path) and cited entities (name). An edited page loses the chunk and section points it no longer has."""
         chunks, pages, sections = [], [], []
         for key, b in todo.items():
-            doc, pid = by_key[key], str(b.page["id"])
+            doc, pid = by_key[key], b.id
             headings = [str(r["path"]) for r in b.sections if int(str(r["level"])) == 1]
             pages.append(
                 VectorPoint(
@@ -382,24 +376,10 @@ class Ingestor:
                         },
                     )
                 )
-            for r in b.chunks:
-                chunks.append(
-                    VectorPoint(
-                        id=str(r["id"]),
-                        vector=[],
-                        payload={
-                            "title": doc.title,
-                            "text": r["text"],
-                            "page_id": pid,
-                            "index": r["index"],
-                            "source": doc.source,
-                            "uri": r["uri"],
-                            "section": r["section"],
-                            "section_id": r["section_id"],
-                        },
-                    )
-                )
-        counts = {str(b.page["id"]): len(b.chunks) for b in todo.values()}
+            for r in b.chunks:  # the chunk's graph properties, and its page's title and source
+                payload = {k: v for k, v in r.items() if k != "id"} | {"title": doc.title, "source": doc.source}
+                chunks.append(VectorPoint(id=str(r["id"]), vector=[], payload=payload))
+        counts = {b.id: len(b.chunks) for b in todo.values()}
         for pid in changed:
             await self.vectors.delete(
                 collection_name(namespace, CHUNKS), {"page_id": pid, "index": {"gte": counts[pid]}}

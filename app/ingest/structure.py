@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
+from app.cypher import queries as Q
 from app.ids import chunk_id, page_id, section_id
 from app.ingest.parsers import Chunk, Document, chunk_document
 from app.text import STOPWORDS
@@ -72,6 +73,14 @@ class Gazetteer:
         for form in aliases(title):
             self.add(form, title)
 
+    @classmethod
+    def of_titles(cls, titles: Iterable[str]) -> Gazetteer:
+        """A gazetteer of ``titles`` and their running-text forms (``aliases``)."""
+        g = cls()
+        for t in titles:
+            g.add_title(t)
+        return g
+
     def __len__(self) -> int:
         return len(self.forms)
 
@@ -121,8 +130,13 @@ class PageRows:
     sections: list[dict[str, object]]
     chunks: list[dict[str, object]]
     chunk_objs: list[Chunk]
-    links: dict[str, list[dict[str, str]]]
-    """(source label, relationship, target label) joined by ``|`` -> rows ``{a, b}`` of ids."""
+    links: dict[tuple[str, str, str], list[dict[str, str]]]
+    """(source label, relationship, target label) -> rows ``{a, b}`` of ids."""
+
+    @property
+    def id(self) -> str:
+        """The page's id."""
+        return str(self.page["id"])
 
 
 SECTION_SEP = " > "
@@ -146,10 +160,13 @@ def build_page(doc: Document, size: int, overlap: float) -> PageRows:
         "source": doc.source,
         "hash": digest(doc),
     }
-    links: dict[str, list[dict[str, str]]] = {}
+    links: dict[tuple[str, str, str], list[dict[str, str]]] = {}
 
     def link(src: str, rel: str, dst: str, a: str, b: str) -> None:
-        links.setdefault(f"{src}|{rel}|{dst}", []).append({"a": a, "b": b})
+        links.setdefault((src, rel, dst), []).append({"a": a, "b": b})
+
+    def parent_label(path: tuple[str, ...]) -> str:
+        return Q.SUBCHAPTER_LABEL if path else Q.PAGE_LABEL
 
     sec_ids: dict[tuple[str, ...], str] = {(): pid}
     sections = []
@@ -168,10 +185,10 @@ def build_page(doc: Document, size: int, overlap: float) -> PageRows:
             }
         )
         parent = path[:-1]
-        link("Page" if not parent else "SubChapter", "HAS_SUBCHAPTER", "SubChapter", sec_ids[parent], sid)
+        link(parent_label(parent), Q.HAS_SUBCHAPTER, Q.SUBCHAPTER_LABEL, sec_ids[parent], sid)
         for i in range(len(path)):
             anc = path[:i]
-            link("SubChapter", "IS_SUBCHAPTER_OF", "Page" if not anc else "SubChapter", sid, sec_ids[anc])
+            link(Q.SUBCHAPTER_LABEL, Q.IS_SUBCHAPTER_OF, parent_label(anc), sid, sec_ids[anc])
     chunk_objs = chunk_document(doc, size, overlap)
     chunks = []
     prev = None
@@ -189,13 +206,13 @@ def build_page(doc: Document, size: int, overlap: float) -> PageRows:
                 "section": SECTION_SEP.join(c.section),
             }
         )
-        link("Page" if not c.section else "SubChapter", "HAS_CHUNK", "Chunk", sec_ids[c.section], cid)
+        link(parent_label(c.section), Q.HAS_CHUNK, Q.CHUNK_LABEL, sec_ids[c.section], cid)
         for i in range(len(c.section) + 1):
             anc = c.section[:i]
-            link("Chunk", "IS_CHUNK_OF", "Page" if not anc else "SubChapter", cid, sec_ids[anc])
+            link(Q.CHUNK_LABEL, Q.IS_CHUNK_OF, parent_label(anc), cid, sec_ids[anc])
         if prev is not None:
-            link("Chunk", "NEXT", "Chunk", prev, cid)
-            link("Chunk", "PREVIOUS", "Chunk", cid, prev)
+            link(Q.CHUNK_LABEL, Q.NEXT_CHUNK, Q.CHUNK_LABEL, prev, cid)
+            link(Q.CHUNK_LABEL, Q.PREVIOUS_CHUNK, Q.CHUNK_LABEL, cid, prev)
         prev = cid
     return PageRows(page, sections, chunks, chunk_objs, links)
 

@@ -38,7 +38,7 @@ from app.retrievers.linking import EntityLinker
 from app.retrievers.types import CypherTrace, ModeTrace, RetrievalQuery, RetrievalResult, RetrievedItem
 from app.settings import Settings
 from app.stores.graph.base import GraphStore
-from app.stores.lexical import LexicalIndex
+from app.stores.lexical import LexicalHit, LexicalIndex
 from app.stores.vector.base import VectorStore
 
 
@@ -195,6 +195,22 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
             # down, overloaded or too slow: the caller keeps its first-stage order and says so
             ctx.degraded(
                 "reranker", "reranker", f"reranker: unavailable ({exc.code}); results keep the first-stage order"
+            )
+            return None
+
+    async def lexical_hits(
+        self, query: RetrievalQuery, top_k: int, ctx: RunContext[Any], *, otherwise: str = ""
+    ) -> list[LexicalHit] | None:
+        """BM25 hits over the namespace's chunks, or None when the service has no BM25 index or the index failed
+        (then a warning says so, ending with ``otherwise``: what the caller does instead)."""
+        lexical = self.deps.lexical
+        if lexical is None:
+            return None
+        try:
+            return await lexical.search(query.namespace, query.question, top_k=top_k, filters=query.filters)
+        except AppError as exc:
+            ctx.degraded(
+                self.deps.graph.backend, "graph", f"graph store: BM25 index unavailable ({exc.code}){otherwise}"
             )
             return None
 

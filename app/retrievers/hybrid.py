@@ -125,7 +125,7 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
                 search("pages", cfg.page_hits),
                 search("sections", cfg.section_hits),
                 search("doc_entities", cfg.entity_hits),
-                self._lexical(query, ctx),
+                self.lexical_hits(query, cfg.chunk_hits, ctx),
             )
         payloads: dict[str, dict[str, Any]] = {}
         feats: dict[str, Features] = defaultdict(dict)
@@ -137,7 +137,7 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
         for h in chunk_hits:
             payloads[h.id] = h.payload
             put(h.id, "vector", h.score)
-        for lh in lexical:
+        for lh in lexical or []:
             payloads.setdefault(lh.id, lh.payload)
             put(lh.id, "bm25", lh.score)
         page_score = {str(h.payload.get("page_id", h.id)): h.score for h in page_hits}
@@ -147,17 +147,11 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
         per = cfg.chunks_per_node
         with ctx.stage("graph_expand"):
             rows = await asyncio.gather(
-                self._read(ns, Q.PAGE_CHUNK_IDS, {"ids": list(page_score), "limit": per * len(page_score)}, ctx),
-                self._read(
-                    ns, Q.SECTION_CHUNK_IDS, {"ids": list(section_score), "limit": per * len(section_score)}, ctx
-                ),
-                self._read(
-                    ns, Q.ENTITY_CHUNK_IDS, {"names": list(entity_score), "limit": per * len(entity_score)}, ctx
-                ),
-                self._read(
-                    ns, Q.ENTITY_PAGE_CHUNK_IDS, {"names": list(entity_score), "limit": per * len(entity_score)}, ctx
-                ),
-                self._read(ns, Q.BRIDGE_CHUNK_IDS, {"ids": seeds, "limit": per * len(seeds)}, ctx),
+                self._expand(ns, Q.PAGE_CHUNK_IDS, "ids", list(page_score), ctx),
+                self._expand(ns, Q.SECTION_CHUNK_IDS, "ids", list(section_score), ctx),
+                self._expand(ns, Q.ENTITY_CHUNK_IDS, "names", list(entity_score), ctx),
+                self._expand(ns, Q.ENTITY_PAGE_CHUNK_IDS, "names", list(entity_score), ctx),
+                self._expand(ns, Q.BRIDGE_CHUNK_IDS, "ids", seeds, ctx),
             )
         page_rows, section_rows, entity_rows, about_rows, bridge_rows = rows
         page_of: dict[str, str] = {}
@@ -228,24 +222,18 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
                 if under in chosen:
                     put(cid, "path", chosen[under])
 
-    async def _read(self, ns: str, cypher: str, params: dict[str, Any], ctx: RunContext[Any]) -> list[dict[str, Any]]:
-        if not next(iter(params.values())):
+    async def _expand(
+        self, ns: str, cypher: str, key: str, sources: list[str], ctx: RunContext[Any]
+    ) -> list[dict[str, Any]]:
+        """One graph expansion from ``sources`` (bound to ``$key``), ``chunks_per_node`` rows per source at most; a
+        failed read degrades to no rows and says so."""
+        if not sources:
             return []
+        limit = self.config.chunks_per_node * len(sources)
         try:
-            return await self.deps.graph.read(ns, cypher, params, max_rows=int(params.get("limit", 1000)))
+            return await self.deps.graph.read(ns, cypher, {key: sources, "limit": limit}, max_rows=limit)
         except AppError as exc:
             ctx.degraded(self.deps.graph.backend, "graph", f"graph store: expansion unavailable ({exc.code})")
-            return []
-
-    async def _lexical(self, query: RetrievalQuery, ctx: RunContext[Any]) -> list[Any]:
-        if self.deps.lexical is None:
-            return []
-        try:
-            return await self.deps.lexical.search(
-                query.namespace, query.question, top_k=self.config.chunk_hits, filters=query.filters
-            )
-        except AppError as exc:
-            ctx.degraded(self.deps.graph.backend, "graph", f"graph store: BM25 index unavailable ({exc.code})")
             return []
 
     # --- fusion -----------------------------------------------------------------------------------------------

@@ -157,15 +157,9 @@ class VectorRetriever(Retriever[VectorConfig, VectorTrace]):
     ) -> list[RetrievedItem]:
         """Dense and BM25 chunks fused by reciprocal rank (the fused score replaces the dense one); a failed BM25
         index keeps the dense list and says so."""
-        assert self.deps.lexical is not None
-        try:
-            with ctx.stage("lexical_search"):
-                lexical = await self.deps.lexical.search(
-                    query.namespace, query.question, top_k=fetch, filters=query.filters
-                )
-        except AppError as exc:
-            msg = f"graph store: BM25 index unavailable ({exc.code}); dense results only"
-            ctx.degraded(self.deps.graph.backend, "graph", msg)
+        with ctx.stage("lexical_search"):
+            lexical = await self.lexical_hits(query, fetch, ctx, otherwise="; dense results only")
+        if lexical is None:
             return dense
         ctx.trace.candidates.lexical = len(lexical)
         by_id = {it.id: it for it in dense}
