@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-SIGNALS = ("vector", "page", "section", "entity", "path", "bm25", "rerank")
+SIGNALS = ("vector", "page", "section", "entity", "path", "bridge", "bm25", "rerank")
 """Every signal a candidate can carry, in the order feature columns are built."""
 
 

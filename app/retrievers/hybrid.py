@@ -9,6 +9,9 @@ Every candidate chunk gets up to six scores, one per signal:
 * ``path`` — a traverser's choice: from the top pages down their subchapters (at each level the child closest to
   the question: page cosine × subchapter cosine), and from the top chunks along the entities they cite to those
   entities' pages (a bridge hop: seed cosine × target cosine);
+* ``bridge`` — the top dense chunks are read for the names they mention that the question does not, and each name
+  is searched with the question (``kg.follow_names``): a chunk's best cosine over those searches. The second hop of
+  a multi-hop question is often a passage about a name only the first hop's passage gives;
 * ``bm25`` — the lexical score (``bm25s``).
 
 ``fusion`` ranks by the learned MLP (``app/models/fusion.py``; the packaged model was trained on another corpus
@@ -30,13 +33,13 @@ from app.cypher import queries as Q
 from app.errors import AppError
 from app.models.fusion import FusionModel, rrf
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import chunk_item
+from app.retrievers.kg import chunk_item, follow_names
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 from app.stores.vector.base import VectorHit, collection_name
 
 PACKAGED_MODEL = Path(__file__).parent / "fusion" / "musique.json"
 """The shipped fusion: trained on MuSiQue-100 (all its questions), measured on HotpotQA-100 (reports/hybrid)."""
-BASE_SIGNALS = ("vector", "page", "section", "entity", "path", "bm25")
+BASE_SIGNALS = ("vector", "page", "section", "entity", "path", "bridge", "bm25")
 Features = dict[str, float]
 
 
@@ -46,7 +49,9 @@ def load_model(path: Path) -> FusionModel:
 
 
 class HybridConfig(ModeConfig):
-    fusion: Literal["learned", "rrf", "naive", "vector", "page", "section", "entity", "path", "bm25"] = "learned"
+    fusion: Literal["learned", "rrf", "naive", "vector", "page", "section", "entity", "path", "bridge", "bm25"] = (
+        "learned"
+    )
     """``learned``: the MLP; ``rrf``: reciprocal-rank fusion of the six signals; ``naive``: path results, then
     vector results; a signal's name: that signal alone (baselines)."""
     model_path: Path | None = None
@@ -61,6 +66,12 @@ class HybridConfig(ModeConfig):
     """Entities found by name whose citing chunks and pages become candidates (``entity`` signal)."""
     bridge_seeds: int = Field(5, ge=0, le=50)
     """Top dense chunks whose cited entities the path signal follows to their pages."""
+    name_reads: int = Field(2, ge=0, le=20)
+    """Top dense chunks read for the names they mention (``bridge`` signal; 0: off)."""
+    names_per_read: int = Field(8, ge=1, le=50)
+    """Names taken from each read chunk, in reading order; each is one dense search with the question."""
+    hits_per_name: int = Field(5, ge=1, le=50)
+    """Dense chunk hits kept per name search."""
     chunks_per_node: int = Field(20, ge=1, le=1000)
     """Chunks taken per page, subchapter, entity or seed when expanding in the graph."""
     rerank_top: int = Field(0, ge=0, le=100)
@@ -145,18 +156,28 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
         entity_score = {str(h.payload.get("name")): h.score for h in entity_hits}
         seeds = [h.id for h in chunk_hits[: cfg.bridge_seeds]]
         per = cfg.chunks_per_node
-        with ctx.stage("graph_expand"):
-            rows = await asyncio.gather(
-                self._expand(ns, Q.PAGE_CHUNK_IDS, "ids", list(page_score), ctx),
-                self._expand(ns, Q.SECTION_CHUNK_IDS, "ids", list(section_score), ctx),
-                self._expand(ns, Q.ENTITY_CHUNK_IDS, "names", list(entity_score), ctx),
-                self._expand(ns, Q.ENTITY_PAGE_CHUNK_IDS, "names", list(entity_score), ctx),
-                self._expand(ns, Q.BRIDGE_CHUNK_IDS, "ids", seeds, ctx),
-            )
+        reads = [(h.id, str(h.payload.get("title", "")), str(h.payload.get("text", ""))) for h in chunk_hits]
+        bridges, rows = await asyncio.gather(
+            follow_names(
+                deps,
+                query,
+                reads[: cfg.name_reads],
+                ctx,
+                names_per_seed=cfg.names_per_read,
+                hits_per_name=cfg.hits_per_name,
+            ),
+            self._graph_expand(ns, page_score, section_score, entity_score, seeds, ctx),
+        )
         page_rows, section_rows, entity_rows, about_rows, bridge_rows = rows
         page_of: dict[str, str] = {}
         for r in [*page_rows, *section_rows, *entity_rows, *about_rows, *bridge_rows]:
             page_of[str(r["id"])] = str(r["page_id"])
+        for b in bridges or []:
+            for h in b.hits:
+                if h.id != b.seed:
+                    payloads.setdefault(h.id, h.payload)
+                    page_of.setdefault(h.id, str(h.payload.get("page_id")))
+                    put(h.id, "bridge", h.score)
         for r in page_rows:
             put(str(r["id"]), "page", page_score[str(r["src"])])
         for r in section_rows:
@@ -221,6 +242,27 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
                 under = payloads.get(cid, {}).get("section_id")
                 if under in chosen:
                     put(cid, "path", chosen[under])
+
+    async def _graph_expand(
+        self,
+        ns: str,
+        page_score: dict[str, float],
+        section_score: dict[str, float],
+        entity_score: dict[str, float],
+        seeds: list[str],
+        ctx: RunContext[Any],
+    ) -> list[list[dict[str, Any]]]:
+        """The chunks of the top pages, subchapters and entities, and the bridge hop's targets (one read each)."""
+        with ctx.stage("graph_expand"):
+            return list(
+                await asyncio.gather(
+                    self._expand(ns, Q.PAGE_CHUNK_IDS, "ids", list(page_score), ctx),
+                    self._expand(ns, Q.SECTION_CHUNK_IDS, "ids", list(section_score), ctx),
+                    self._expand(ns, Q.ENTITY_CHUNK_IDS, "names", list(entity_score), ctx),
+                    self._expand(ns, Q.ENTITY_PAGE_CHUNK_IDS, "names", list(entity_score), ctx),
+                    self._expand(ns, Q.BRIDGE_CHUNK_IDS, "ids", seeds, ctx),
+                )
+            )
 
     async def _expand(
         self, ns: str, cypher: str, key: str, sources: list[str], ctx: RunContext[Any]

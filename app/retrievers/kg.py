@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from app.cypher import queries as Q
+from app.errors import AppError
 from app.ids import entity_id
 from app.retrievers.base import RetrieverDeps, RunContext
 from app.retrievers.linking import EntityLink
@@ -22,7 +23,7 @@ from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphStore, visible_labels
 from app.stores.lexical import LexicalHit
 from app.stores.vector.base import VectorHit, collection_name
-from app.text import surface
+from app.text import name_spans, surface
 
 Direction = Literal["out", "in"]
 CHUNKS = "chunks"
@@ -228,3 +229,52 @@ async def seed_nodes(deps: RetrieverDeps, query: RetrievalQuery, vector_hits: in
             name = str(h.payload.get("name", ""))
             nodes += [Node(n, tuple(labels), key) for n, labels, key in idx.named(name)]
     return list(dict.fromkeys(nodes))
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """A name read from a seed passage, and the chunks a dense search for the question plus that name found."""
+
+    seed: str
+    """The seed chunk's id."""
+    name: str
+    hits: list[VectorHit]
+
+
+async def follow_names(
+    deps: RetrieverDeps,
+    query: RetrievalQuery,
+    seeds: Sequence[tuple[str, str, str]],
+    ctx: RunContext[Any],
+    *,
+    names_per_seed: int,
+    hits_per_name: int,
+) -> list[Bridge] | None:
+    """The bridge hop of multi-hop questions: each seed passage ``(chunk id, title, text)`` is read for the names it
+    mentions that the question does not (``app.text.name_spans``, its own title left out), and for each name one
+    dense chunk search runs with the question plus that name (one embedding batch; the searches at once; timed as
+    the ``bridge`` stage). None when the embedder or the vector store failed: then a warning says so."""
+    reads = [
+        (cid, name)
+        for cid, title, text in seeds
+        for name in name_spans(text, known=query.question, exclude=[title])[:names_per_seed]
+    ]
+    if not reads:
+        return []
+    coll = collection_name(query.namespace, CHUNKS)
+    with ctx.stage("bridge"):
+        try:
+            vecs = await deps.embedder.embed(
+                [deps.embedder.query_instruction + f"{query.question} {name}" for _, name in reads]
+            )
+        except AppError as exc:
+            ctx.degraded("embedder", "embedder", f"embedder: bridge names not followed ({exc.code})")
+            return None
+        try:
+            results = await asyncio.gather(
+                *(deps.vectors.search(coll, v, top_k=hits_per_name, filters=query.filters) for v in vecs)
+            )
+        except AppError as exc:
+            ctx.degraded(deps.vectors.backend, "vectors", f"vector store: bridge names not followed ({exc.code})")
+            return None
+    return [Bridge(cid, name, hits) for (cid, name), hits in zip(reads, results, strict=True)]

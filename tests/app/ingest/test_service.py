@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -10,7 +12,7 @@ import pytest
 from app.container import Container
 from app.errors import InvalidInputError, NotFoundError, StoreLockedError
 from app.ingest.parsers import Document, Triple, parse_markdown
-from app.settings import Settings
+from app.settings import GraphSettings, Settings
 from app.stores.vector.base import collection_name
 from tests.conftest import SHARED, make_settings
 
@@ -241,6 +243,32 @@ async def test_documents_become_pages_subchapters_chunks_and_cited_entities(offl
 
 
 async def test_add_edit_delete_leaves_what_a_fresh_ingest_of_the_final_state_leaves(offline: Container) -> None:
+    await _add_edit_delete(offline)
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not os.environ.get("NEO4J_URI"), reason="NEO4J_URI not set")
+async def test_add_edit_delete_on_neo4j(tmp_path: Path) -> None:
+    """The same proof on a Neo4j server (``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``)."""
+    graph = GraphSettings(
+        backend="neo4j",
+        neo4j_uri=os.environ["NEO4J_URI"],
+        neo4j_user=os.environ.get("NEO4J_USER", "neo4j"),
+        neo4j_password=os.environ.get("NEO4J_PASSWORD"),  # type: ignore[arg-type]
+    )
+    c = await Container.start(make_settings(tmp_path, graph=graph), with_llm=False)
+    try:
+        for ns in ("life", "fresh"):
+            await c.graph.drop_namespace(ns)
+        await _add_edit_delete(c)
+    finally:
+        for ns in ("life", "fresh"):
+            with contextlib.suppress(Exception):
+                await c.graph.drop_namespace(ns)
+        await c.close()
+
+
+async def _add_edit_delete(offline: Container) -> None:
     ing = offline.ingestor
     viaduct = _md("corrow-viaduct", VIADUCT.format(history=" ".join(f"Sentence {i} on the arches." for i in range(60))))
     junction, tunnel = Document("Pell Junction", JUNCTION), Document("Harl Tunnel", TUNNEL)

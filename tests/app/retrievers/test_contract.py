@@ -55,7 +55,10 @@ def build(container: Container, names: list[str], **down: Any) -> Retrievers:
     deps: RetrieverDeps = replace(container.deps, modes=Retrievers(), **down)
     if {"graph", "vectors", "embedder"} & set(down):
         deps = replace(deps, linker=EntityLinker(deps.graph, deps.vectors, deps.embedder))
-    return build_retrievers(deps, list(dict.fromkeys([*names, "vector"])))  # vector: the default mode
+    wanted = list(dict.fromkeys([*names, "vector"]))  # vector: the default mode
+    for name in wanted:  # and the modes the wanted ones call (grows while it is walked)
+        wanted += [m for m in installed_modes()[name](deps).required_modes() if m not in wanted]
+    return build_retrievers(deps, wanted)
 
 
 @pytest.fixture(scope="module")

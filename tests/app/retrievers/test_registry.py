@@ -25,7 +25,18 @@ from app.retrievers.vector import VectorConfig
 from app.settings import RetrievalSettings, Settings
 from tests.conftest import ROOT
 
-BUILTIN = {"bm25", "free_cypher", "hybrid", "neighborhood", "react", "text2cypher", "traversal", "triplets", "vector"}
+BUILTIN = {
+    "bm25",
+    "free_cypher",
+    "hybrid",
+    "iterative",
+    "neighborhood",
+    "react",
+    "text2cypher",
+    "traversal",
+    "triplets",
+    "vector",
+}
 
 
 def settings(**kw: Any) -> Settings:

@@ -108,7 +108,8 @@ async def test_ask_streams_server_sent_events(client: httpx.AsyncClient) -> None
             {"question": "q", "mode": "telepathy"},
             422,
             "unknown_mode",
-            "available modes: bm25, free_cypher, hybrid, neighborhood, react, text2cypher, traversal, triplets, vector",
+            "available modes: bm25, free_cypher, hybrid, iterative, neighborhood, react, text2cypher, traversal, "
+            "triplets, vector",
         ),
         ({"question": "q", "top_k": 0}, 422, "invalid_input", "top_k"),
         ({"question": "q", "top_k": 10_000}, 422, "invalid_input", "top_k"),
