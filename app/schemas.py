@@ -123,7 +123,9 @@ class IngestRequest(_Request):
     path: str | None = Field(None, description="Server-side file or folder under an allowed ingest path.")
     triples: list[tuple[str, str, str]] | None = Field(None, description="Inline [subject, relation, object].")
     labels: dict[str, tuple[str, str]] | None = Field(None, description="relation -> [subject label, object label]")
-    documents: list[dict[str, str]] | None = Field(None, description="Inline [{title, text}].")
+    documents: list[dict[str, str]] | None = Field(
+        None, description="Inline [{text, title?, type?: text | markdown | html, key?}]."
+    )
     cypher: str | None = Field(None, description="Inline Cypher script.")
 
 

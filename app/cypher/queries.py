@@ -29,6 +29,11 @@ DOCUMENT_LABELS = (PAGE_LABEL, SUBCHAPTER_LABEL, CHUNK_LABEL)
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 
 
+def is_ident(name: str) -> bool:
+    """Whether ``name`` may stand in query text as a label, relationship type or property key."""
+    return bool(_IDENT.match(name))
+
+
 def ident(name: str, what: str = "identifier") -> str:
     if not _IDENT.match(name):
         raise InvalidInputError(f"invalid {what} {name!r}: letters, digits and '_' only, not starting with a digit")
@@ -87,6 +92,26 @@ MERGE_CITES = (
     f"MERGE (c)-[r:{CITES}]->(e) ON CREATE SET r.via = row.via MERGE (e)-[:{CITED_IN}]->(c)"
 )
 """``via``: ``link`` (the chunk links to it) or ``mention`` (its name occurs in the text)."""
+
+
+def merge_cites_to(label: str, key: str) -> str:
+    """``MERGE_CITES`` for nodes of a graph with its own labels (a Cypher script's ``Person``, ``Movie``): the node
+    whose ``key`` (``name`` or ``title``) is ``row.name`` (rows: {c, name, via})."""
+    lb, k = ident(label, "label"), ident(key, "property key")
+    return (
+        f"UNWIND $rows AS row MATCH (c:{CHUNK_LABEL} {{id: row.c}}) MATCH (e:`{lb}` {{`{k}`: row.name}}) "
+        f"MERGE (c)-[r:{CITES}]->(e) ON CREATE SET r.via = row.via MERGE (e)-[:{CITED_IN}]->(c)"
+    )
+
+
+KG_NAMED_NODES = (
+    "MATCH (n) WHERE (n.name IS NOT NULL OR n.title IS NOT NULL) AND NOT "
+    f"(n:{ENTITY_LABEL} OR n:{PAGE_LABEL} OR n:{SUBCHAPTER_LABEL} OR n:{CHUNK_LABEL}) "
+    "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels, "
+    "CASE WHEN n.name IS NULL THEN 'title' ELSE 'name' END AS key"
+)
+"""The named nodes of a graph with its own labels (not ``Entity``, not the document structure): what documents'
+chunks cite besides entities."""
 ENTITY_NAMES = f"MATCH (e:{ENTITY_LABEL}) RETURN e.name AS name"
 """Every entity name of the namespace: the gazetteer that finds citations in document text."""
 PAGES_ENTITIES = (

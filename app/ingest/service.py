@@ -42,7 +42,7 @@ from app.ingest.structure import (
 from app.models.embedder import Embedder
 from app.observability import INGESTED
 from app.settings import Settings
-from app.stores.graph.base import GraphStore, check_namespace
+from app.stores.graph.base import GraphStore, check_namespace, visible_labels
 from app.stores.vector.base import VectorPoint, VectorStore, collection_name
 
 log = logging.getLogger(__name__)
@@ -274,25 +274,40 @@ class Ingestor:
         self, namespace: str, by_key: dict[str, Document], todo: dict[str, PageRows], report: IngestReport
     ) -> set[str]:
         """Entities of the written pages: each page is ``ABOUT`` the entity its title names; each chunk ``CITES``
-        what its links point to and the entity names (titles of pages, KG entities, links' words) in its text;
-        chunks already in the namespace cite the names that are new. Returns every entity name touched."""
+        what its links point to and the entity names (titles of pages, KG entities, links' words) in its text, and
+        the named nodes of a graph with its own labels (a Cypher script's) where they are, without a second
+        ``Entity``; chunks already in the namespace cite the entity names that are new. Returns every entity name
+        touched."""
         known = {str(r["name"]) for r in await self._read_all(namespace, Q.ENTITY_NAMES, {})}
+        # the named nodes of a graph with its own labels (a Cypher script's): cited where they are, as they are
+        kg_nodes: dict[str, tuple[str, str]] = {}
+        for r in await self._read_all(namespace, Q.KG_NAMED_NODES, {}):
+            labels = [lb for lb in visible_labels(r["labels"]) if Q.is_ident(lb)]
+            if labels:
+                kg_nodes.setdefault(str(r["name"]), (labels[0], str(r["key"])))
         titles = {by_key[k].title for k in todo}
         title_of = {t.lower(): t for t in sorted(known | titles)}
         linked = {link_title(ln.target, title_of) or ln.text for k in todo for ln in by_key[k].links}
-        # a link's words name an entity other documents may mention too
-        gazetteer = Gazetteer.of_titles(known | titles | linked)
+        entity_names = known | titles | linked  # a link's words name an entity other documents may mention too
+        gazetteer = Gazetteer.of_titles(entity_names | set(kg_nodes))
         cites: list[dict[str, str]] = []
+        by_node: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
         for key, b in todo.items():
             for index, name, via in citations(by_key[key], b.chunk_objs, gazetteer, title_of):
-                cites.append({"c": str(b.chunks[index]["id"]), "name": name, "via": via})
+                row = {"c": str(b.chunks[index]["id"]), "name": name, "via": via}
+                if name in kg_nodes:
+                    by_node[kg_nodes[name]].append(row)
+                if name in entity_names or name not in kg_nodes:
+                    cites.append(row)
         names = titles | {c["name"] for c in cites}
         rows = [{"name": n, "id": entity_id(n)} for n in sorted(names)]
         await self._write_rows(namespace, Q.merge_entities(None), rows, report)
         about = [{"a": todo[k].id, "name": by_key[k].title} for k in todo]
         await self._write_rows(namespace, Q.MERGE_ABOUT, about, report)
         await self._write_rows(namespace, Q.MERGE_CITES, cites, report)
-        report.add("citations", len(cites))
+        for (label, key), node_rows in sorted(by_node.items()):
+            await self._write_rows(namespace, Q.merge_cites_to(label, key), node_rows, report)
+        report.add("citations", len(cites) + sum(len(v) for v in by_node.values()))
         skip = {b.id for b in todo.values()}
         return names | await self._cite_in_old_chunks(namespace, names - known, skip, report)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hmac
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +13,7 @@ from fastapi import Path as PathParam
 
 from app.deps import ContainerDep, SettingsDep
 from app.errors import AuthError, ForbiddenError, InvalidInputError
-from app.ingest.parsers import Document, triples_from_rows
+from app.ingest.parsers import Document, parse_html, parse_markdown, triples_from_rows
 from app.ingest.service import IngestReport
 from app.observability import request_id_var
 from app.routers.errors import ERROR_RESPONSES
@@ -70,11 +71,7 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
     elif req.documents is not None:
         if req.format != "documents":
             raise InvalidInputError("inline documents need format=documents")
-        docs = []
-        for i, d in enumerate(req.documents):
-            if not d.get("text", "").strip():
-                raise InvalidInputError(f"documents[{i}] has no text")
-            docs.append(Document(d.get("title") or f"document-{i}", d["text"], "request"))
+        docs = [inline_document(i, d) for i, d in enumerate(req.documents)]
         report = await ing.ingest_documents(req.namespace, docs)
     else:
         if req.format != "cypher":
@@ -116,3 +113,25 @@ async def delete_document(
     cached results."""
     report = await container.ingestor.delete_document(namespace, doc_id)
     return _response(report)
+
+
+INLINE_KEYS = {"title", "text", "type", "key"}
+PARSERS = {"markdown": parse_markdown, "html": parse_html}
+
+
+def inline_document(i: int, d: dict[str, str]) -> Document:
+    """One inline document: ``text`` (required), ``type`` ``text`` (default), ``markdown`` or ``html`` (headings
+    become sections, links citations), ``title`` (Markdown's ``#`` heading or HTML's ``<title>`` wins over it) and
+    ``key`` (its identity for edits and deletes; default: the title)."""
+    unknown = sorted(set(d) - INLINE_KEYS)
+    if unknown:
+        raise InvalidInputError(f"documents[{i}]: unknown fields {unknown}; allowed: {sorted(INLINE_KEYS)}")
+    if not d.get("text", "").strip():
+        raise InvalidInputError(f"documents[{i}] has no text")
+    kind, title = d.get("type", "text"), d.get("title") or f"document-{i}"
+    if kind == "text":
+        return Document(title, d["text"], "request", key=d.get("key", ""))
+    if kind not in PARSERS:
+        raise InvalidInputError(f"documents[{i}].type must be text, markdown or html, not {kind!r}")
+    doc = PARSERS[kind](d["text"], title, "request")
+    return replace(doc, key=d["key"]) if d.get("key") else doc

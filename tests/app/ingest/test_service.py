@@ -242,6 +242,40 @@ async def test_documents_become_pages_subchapters_chunks_and_cited_entities(offl
     assert await offline.vectors.count(collection_name("struct", "sections")) == 3
 
 
+async def test_documents_cite_the_nodes_of_a_graph_loaded_by_cypher_and_a_delete_leaves_them(
+    offline: Container,
+) -> None:
+    """A graph with its own labels (a Cypher script) joins the documents too: a chunk naming one of its nodes cites
+    that node (no second ``Entity`` of the same name), and deleting the document leaves the graph as it was."""
+    ing, g = offline.ingestor, offline.graph
+    script = (
+        "CREATE (e:Engineer {name: 'Tamsin Rook'})-[:BUILT]->(s:Structure {title: 'Corrow Viaduct'}) "
+        "CREATE (:Engineer {name: 'Aldous Pell'});"
+    )
+    await ing.ingest_cypher("joined", script)
+    before = await g.counts("joined")
+    doc = Document("Harl Tunnel", "The Harl Tunnel was surveyed by Tamsin Rook before the Corrow Viaduct opened.")
+    await ing.ingest_documents("joined", [doc])
+    cited = await g.read(
+        "joined",
+        "MATCH (c:Chunk)-[r:CITES]->(n) RETURN labels(n) AS labels, coalesce(n.name, n.title) AS name, r.via AS via "
+        "ORDER BY name",
+    )
+    assert [(x["name"], x["via"]) for x in cited] == [("Corrow Viaduct", "mention"), ("Tamsin Rook", "mention")]
+    assert [lb for x in cited for lb in x["labels"]] == ["Structure", "Engineer"]
+    back = await g.read("joined", "MATCH (:Engineer {name: 'Tamsin Rook'})-[:CITED_IN]->(c:Chunk) RETURN count(c) AS n")
+    assert back == [{"n": 1}]
+    entities = await g.read("joined", "MATCH (e:Entity) RETURN e.name AS name ORDER BY name")
+    assert [x["name"] for x in entities] == ["Harl Tunnel"]  # only the page's own entity
+    (listed,) = await ing.list_documents("joined")
+    await ing.delete_document("joined", listed["id"])
+    assert await g.counts("joined") == before
+    assert await g.read("joined", "MATCH (e:Engineer) RETURN e.name AS name ORDER BY name") == [
+        {"name": "Aldous Pell"},
+        {"name": "Tamsin Rook"},
+    ]
+
+
 async def test_add_edit_delete_leaves_what_a_fresh_ingest_of_the_final_state_leaves(offline: Container) -> None:
     await _add_edit_delete(offline)
 

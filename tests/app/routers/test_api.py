@@ -223,6 +223,41 @@ async def test_admin_ingest_requires_the_token_and_is_idempotent(client: httpx.A
     assert r.status_code == 403 and "ALLOWED_PATHS" in r.json()["error"]["message"]
 
 
+async def test_inline_documents_may_be_markdown_or_html(client: httpx.AsyncClient) -> None:
+    auth = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    md = "# Quell Mill\nThe Quell Mill ground corn.\n\n## Wheel\nIts wheel is 9 metres across."
+    html = "<html><title>Sorrel Weir</title><body><h2>Gates</h2><p>The weir has two gates.</p></body></html>"
+    docs = [
+        {"type": "markdown", "text": md, "key": "quell-mill"},
+        {"type": "html", "text": html},
+        {"title": "Plain", "text": "## not a heading in plain text"},
+    ]
+    body = {"namespace": "inline_fmt", "format": "documents", "documents": docs}
+    r = await client.post("/admin/ingest", json=body, headers=auth)
+    assert r.status_code == 200, r.text
+    listed = (await client.get("/admin/documents", params={"namespace": "inline_fmt"}, headers=auth)).json()
+    assert sorted(d["title"] for d in listed["documents"]) == ["Plain", "Quell Mill", "Sorrel Weir"]
+    r = await client.post(
+        "/retrieve",
+        json={"question": "How wide is the wheel of Quell Mill?", "namespace": "inline_fmt", "mode": "hybrid"},
+    )
+    found = {(it["source"]["title"], it["provenance"]["section"]) for it in r.json()["items"]}
+    assert ("Quell Mill", "Wheel") in found and ("Sorrel Weir", "Gates") in found  # headings became sections
+    for mode in ("hybrid", "iterative"):  # the document modes answer through /ask too, with provenance
+        q = {"question": "How wide is the wheel of Quell Mill?", "namespace": "inline_fmt", "mode": mode}
+        r = await client.post("/ask", json=q)
+        assert r.status_code == 200, r.text
+        body_ = r.json()
+        assert body_["items"] and body_["citations"] and body_["mode"] == mode
+        for it in body_["items"]:
+            p = it["provenance"]
+            assert p["page_id"] and "section" in p and it["source"]["chunk_id"] == it["id"]
+            assert mode == "hybrid" or "hop" in p
+    for bad, word in (({"type": "pdf", "text": "x"}, "type"), ({"text": "x", "colour": "red"}, "colour")):
+        r = await client.post("/admin/ingest", json={**body, "documents": [bad]}, headers=auth)
+        assert r.status_code == 422 and word in r.json()["error"]["message"], r.text
+
+
 async def test_namespaces_listing(client: httpx.AsyncClient) -> None:
     body = (await client.get("/namespaces")).json()
     demo = next(n for n in body["namespaces"] if n["namespace"] == "demo")
