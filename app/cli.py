@@ -179,6 +179,47 @@ def documents(
     _print_json(run)
 
 
+keys_cli = typer.Typer(no_args_is_help=True, help="API keys (app/auth.py): create, list, revoke.")
+cli.add_typer(keys_cli, name="keys")
+
+
+@keys_cli.command("create")
+def keys_create(
+    name: Annotated[str, typer.Option(help="Who the key is for.")],
+    namespaces: Annotated[str, typer.Option(help="Comma-separated namespaces the key may use, or '*'.")],
+    admin: Annotated[bool, typer.Option("--admin", help="May use the admin routes (ingest, documents).")] = False,
+    rate: Annotated[int | None, typer.Option(help="Requests per minute (default: server.rate_per_min).")] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Create a key and print it once (only its hash is stored in the keys file)."""
+    from app.auth import KeyStore
+
+    s = _settings(data_dir)
+    ns = [x.strip() for x in namespaces.split(",") if x.strip()]
+    key, token = KeyStore(s.keys_path).create(name, ns, admin=admin, rate_per_min=rate)
+    typer.echo(json.dumps({"key": token, "id": key.id, "namespaces": ns, "admin": admin, "file": str(s.keys_path)}))
+
+
+@keys_cli.command("list")
+def keys_list(data_dir: DataDirOpt = None) -> None:
+    """The keys (id, name, namespaces, admin, rate; never the secret)."""
+    from app.auth import KeyStore
+
+    keys = KeyStore(_settings(data_dir).keys_path).entries()
+    typer.echo(json.dumps([{k: v for k, v in key.to_json().items() if k != "hash"} for key in keys], indent=2))
+
+
+@keys_cli.command("revoke")
+def keys_revoke(key_id: Annotated[str, typer.Argument(help="The key's id.")], data_dir: DataDirOpt = None) -> None:
+    """Remove a key (a running server stops accepting it within a second)."""
+    from app.auth import KeyStore
+
+    if not KeyStore(_settings(data_dir).keys_path).revoke(key_id):
+        typer.echo(f"error: no key {key_id!r}", err=True)
+        raise typer.Exit(2)
+    typer.echo(json.dumps({"revoked": key_id}))
+
+
 @cli.command("eval")
 def eval_cmd(
     dataset: Annotated[str, typer.Option(help="metaqa | hotpotqa | musique | text2cypher | kgqa")],

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.cache import ResultCache
 from app.ingest.service import Ingestor
@@ -33,6 +34,13 @@ def uses_embedded_storage(settings: Settings) -> bool:
     return (settings.graph.backend == "falkordb" and settings.graph.falkordb_url is None) or (
         settings.vector.mode == "local"
     )
+
+
+def question_tokens(answer: Any, embedder: Embedder) -> Callable[[str], int]:
+    """What the question limit counts: the answer model's tokens when it runs here (its prompt is what a long
+    question costs), else the embedder's word pieces."""
+    count: Callable[[str], int] | None = getattr(answer, "count_tokens", None)
+    return count if count is not None else embedder.count_tokens
 
 
 def _model_notes(settings: Settings, embedder: Embedder, llms: LLMs, reranker: Reranker | None) -> list[str]:
@@ -148,7 +156,7 @@ class Container:
             settings=settings,
             deps=deps,
             retrievers=retrievers,
-            qa=QAService(settings, retrievers, llms.answer, linker),
+            qa=QAService(settings, retrievers, llms.answer, linker, question_tokens(llms.answer, embedder)),
             ingestor=ingestor,
             lock=lock,
             notes=notes,

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.auth import ANONYMOUS, Principal
 from app.cache import ResultCache
 from app.container import Container
 from app.errors import DependencyError
@@ -34,7 +35,14 @@ def get_cache(container: Annotated[Container, Depends(get_container)]) -> Result
     return container.cache
 
 
+def get_principal(request: Request) -> Principal:
+    """The caller, as the auth middleware resolved it (``app/auth.py``)."""
+    who: Principal = getattr(request.state, "principal", ANONYMOUS)
+    return who
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 QADep = Annotated[QAService, Depends(get_qa)]
 CacheDep = Annotated[ResultCache | None, Depends(get_cache)]
+PrincipalDep = Annotated[Principal, Depends(get_principal)]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
+import math
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -18,6 +20,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.auth import ANONYMOUS, KeyStore, Principal, RateLimiter, principal_of
 from app.container import Container
 from app.errors import AppError, DependencyError, OverloadedError
 from app.observability import BACKEND_ERRORS, REQUEST_LATENCY, REQUESTS, request_id_var, setup_logging
@@ -113,6 +116,81 @@ class _BodyTooLarge(Exception):
     pass
 
 
+PUBLIC_PATHS = frozenset({"/healthz", "/readyz"})
+
+
+class AuthMiddleware:
+    """Who is asking (``app/auth.py``), decided from the headers before the body is read: 401 without a valid key,
+    403 for an admin route without an admin key, 429 + ``Retry-After`` over the key's rate. The caller is put in
+    ``scope["state"]["principal"]`` for the routes (namespace scopes)."""
+
+    def __init__(self, app: ASGIApp, *, settings: Settings, keys: KeyStore, limiter: RateLimiter) -> None:
+        self.app = app
+        self.settings = settings
+        self.keys = keys
+        self.limiter = limiter
+        self.public = PUBLIC_PATHS | ({"/metrics"} if settings.server.public_metrics else set())
+
+    def resolve(self, authorization: str | None) -> Principal | None:
+        token = authorization[7:].strip() if authorization and authorization[:7].lower() == "bearer " else ""
+        admin = self.settings.server.admin_token
+        if token and admin is not None and hmac.compare_digest(token.encode(), admin.get_secret_value().encode()):
+            return Principal("admin-token", "admin token", None, admin=True, rate_per_min=None)
+        if token:
+            key = self.keys.authenticate(token)
+            if key is not None:
+                return principal_of(key, self.settings.server.rate_per_min)
+        return ANONYMOUS if not self.keys.entries() else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in self.public:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        raw = headers.get(b"authorization")
+        who = self.resolve(raw.decode("latin-1") if raw is not None else None)
+        refusal: tuple[int, str, str, dict[str, str]] | None = None
+        if scope["path"].startswith("/admin") and (who is None or not who.admin):
+            if self.settings.server.admin_token is None and not any(k.admin for k in self.keys.entries()):
+                refusal = (
+                    403,
+                    "forbidden",
+                    "admin endpoints are disabled: create an admin key "
+                    "(python -m app keys create --admin) or set GRAPHRAG_SERVER__ADMIN_TOKEN",
+                    {},
+                )
+            elif who is None or who is ANONYMOUS:
+                refusal = (401, "unauthorized", "missing or wrong bearer token", {"www-authenticate": "Bearer"})
+            else:
+                refusal = (403, "forbidden", "this key is not an admin key", {})
+        elif who is None:
+            refusal = (
+                401,
+                "unauthorized",
+                "missing or wrong API key (Authorization: Bearer <key>)",
+                {"www-authenticate": "Bearer"},
+            )
+        elif who.rate_per_min is not None:
+            wait = await self.limiter.hit(who.id, who.rate_per_min)
+            if wait > 0:
+                retry = str(max(1, math.ceil(wait)))
+                refusal = (
+                    429,
+                    "rate_limited",
+                    f"over {who.rate_per_min} requests per minute; retry in {retry} s",
+                    {"retry-after": retry},
+                )
+        if refusal is not None:
+            status, code, message, extra = refusal
+            body = json.dumps(error_body(status, code, message, retryable=status == 429)).encode()
+            hdrs = [(b"content-type", b"application/json"), *((k.encode(), v.encode()) for k, v in extra.items())]
+            await send({"type": "http.response.start", "status": status, "headers": hdrs})
+            await send({"type": "http.response.body", "body": body})
+            return
+        scope.setdefault("state", {})["principal"] = who
+        await self.app(scope, receive, send)
+
+
 def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
     # never echo the offending input back (it may be a 100 kB question)
     return [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")} for e in exc.errors()]
@@ -148,7 +226,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(error_body(exc.status_code, code, str(exc.detail)), status_code=exc.status_code)
+        return JSONResponse(
+            error_body(exc.status_code, code, str(exc.detail)),
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),  # 405: Allow
+        )
 
     @app.exception_handler(Exception)
     async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
@@ -193,6 +275,7 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         owned = container is None
         c = container or await Container.start(settings)
         app.state.container = c
+        app.state.limiter.client = c.cache.client if c.cache is not None else None  # one window for all replicas
         try:
             yield
         finally:
@@ -210,6 +293,21 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
     app.state.settings = settings
     app.state.container = None
     install_error_handlers(app)
+    keys = KeyStore(settings.keys_path)
+    if not keys.entries():
+        if settings.environment == "production":
+            raise RuntimeError(
+                f"environment=production needs API keys: none in {settings.keys_path} "
+                "(python -m app keys create --name NAME --namespaces NS)"
+            )
+        log.warning("no API keys in %s: every route is open (development)", settings.keys_path)
+    app.state.keys, app.state.limiter = keys, RateLimiter(timeout_s=settings.cache.timeout_s)
+    app.add_middleware(
+        AuthMiddleware,  # type: ignore[arg-type]
+        settings=settings,
+        keys=keys,
+        limiter=app.state.limiter,
+    )
     app.add_middleware(
         RequestContextMiddleware,  # type: ignore[arg-type]
         max_body_bytes=settings.server.max_body_bytes,

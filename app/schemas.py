@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictBool, field_validator
 
 from app.retrievers.types import (
     CacheHit,
@@ -42,7 +42,7 @@ class RetrieveRequest(_Request):
         description="Payload filters: {field: value}, {field: [any of]}, {field: {gte, lte}}.",
         examples=[{"title": "The Drummel Viaduct"}],
     )
-    cache: bool = Field(True, description="Serve from / store into the result cache (false: always compute).")
+    cache: StrictBool = Field(True, description="Serve from / store into the result cache (false: always compute).")
 
     _question = field_validator("question")(not_blank)
     _filters = field_validator("filters")(check_filters)
@@ -50,7 +50,7 @@ class RetrieveRequest(_Request):
 
 class AskRequest(RetrieveRequest):
     max_tokens: int | None = Field(None, ge=1, le=1024, description="Answer length limit in tokens.")
-    stream: bool = Field(False, description="Stream the answer as server-sent events.")
+    stream: StrictBool = Field(False, description="Stream the answer as server-sent events.")
 
 
 class RetrieveResponse(BaseModel):

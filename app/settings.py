@@ -201,6 +201,9 @@ class RetrievalSettings(BaseModel):
     default_top_k: int = Field(5, ge=1, le=100)
     max_top_k: int = Field(100, ge=1, le=1000)
     max_question_chars: int = Field(2000, ge=10)
+    max_question_tokens: int = Field(512, ge=16)
+    """Longest question in the answer model's tokens when it runs in-process, else the embedder's word pieces (422
+    above): characters alone let 2,000 emoji through as ~6,000 model tokens."""
 
     @model_validator(mode="before")
     @classmethod
@@ -224,7 +227,15 @@ class ServerSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
     admin_token: SecretStr | None = None
-    """Bearer token of the admin endpoints; unset = admin endpoints disabled (403)."""
+    """A bearer token with admin rights over every namespace (kept for deployments that predate API keys); unset and
+    no admin key = admin endpoints disabled (403)."""
+    keys_file: Path | None = None
+    """API keys (hashes only; ``python -m app keys``, ``app/auth.py``); unset = ``<data_dir>/keys.json``. No key at
+    all = development: every route is open (admin needs ``admin_token``)."""
+    rate_per_min: int | None = Field(None, ge=1)
+    """Requests per minute of a key that sets none (unset: unlimited)."""
+    public_metrics: bool = False
+    """``/metrics`` without a key (for a scraper inside the cluster); ``/healthz`` and ``/readyz`` always are."""
     max_body_bytes: int = Field(1_000_000, ge=1024)
     """Largest request body accepted outside the admin endpoints (413 above)."""
     request_timeout_s: float = Field(180.0, gt=0)
@@ -301,6 +312,10 @@ class Settings(BaseSettings):
             if self.graph.backend == "neo4j" and (pw is None or pw.get_secret_value() in PLACEHOLDER_SECRETS):
                 raise ValueError("graph.neo4j_password is unset or a placeholder: set GRAPHRAG_GRAPH__NEO4J_PASSWORD")
         return self
+
+    @property
+    def keys_path(self) -> Path:
+        return self.server.keys_file or (self.data_dir / "keys.json")
 
     @property
     def qdrant_path(self) -> Path:

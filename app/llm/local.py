@@ -96,6 +96,14 @@ class LocalLLM:
             return
         self._load()
 
+    def count_tokens(self, text: str) -> int:
+        """The model's tokens in ``text`` (the question limit; loads the tokenizer alone when the model is not)."""
+        if self.tokenizer is None:
+            from transformers import AutoTokenizer
+
+            self.tokenizer = AutoTokenizer.from_pretrained(local_model_path(self._configured, self.models_dir))
+        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
     def _load(self) -> None:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -154,6 +154,15 @@ class Embedder:
             )
         return [list(map(float, v)) for v in vectors]
 
+    def count_tokens(self, text: str) -> int:
+        """Word pieces of ``text`` for this model's tokenizer, untruncated (what the question limit counts: 2,000
+        characters of emoji are 2,000 pieces, 2,000 of prose about 450)."""
+        self.warm_up()
+        if self._onnx is not None:
+            enc = self._onnx.tokenizer.encode(text)
+            return len(enc.ids) + sum(len(o.ids) for o in enc.overflowing)
+        return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
+
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return await self._executor.run(self.embed_sync, list(texts), timeout_s=self.timeout_s)
 

@@ -3,6 +3,7 @@ modes build theirs on (``Trace``; ``CypherTrace`` for modes that answer by runni
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
@@ -20,9 +21,14 @@ def not_blank(value: str) -> str:
     return value
 
 
+FILTER_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]{0,63}$")
+
+
 def check_filters(filters: dict[str, FilterValue]) -> dict[str, FilterValue]:
     """Reject malformed filters before any backend sees them (a missing collection would hide the mistake)."""
     for key, value in filters.items():
+        if not FILTER_KEY.match(key):
+            raise ValueError(f"filter key {key!r}: a payload field name (letters, digits, '_' and '.')")
         if isinstance(value, dict) and (not value or set(value) - RANGE_KEYS):
             raise ValueError(f"filter {key!r}: a range takes only {sorted(RANGE_KEYS)}")
     return filters

@@ -4,7 +4,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
 from app.cache import cached
-from app.deps import CacheDep, QADep
+from app.deps import CacheDep, PrincipalDep, QADep
 from app.routers.errors import ERROR_RESPONSES
 from app.schemas import AskRequest, AskResponse
 
@@ -19,8 +19,9 @@ router = APIRouter(tags=["qa"])
         200: {"content": {"text/event-stream": {}}, "description": "JSON, or SSE when stream=true"},
     },
 )
-async def ask(req: AskRequest, qa: QADep, cache: CacheDep) -> AskResponse | StreamingResponse:
+async def ask(req: AskRequest, qa: QADep, cache: CacheDep, who: PrincipalDep) -> AskResponse | StreamingResponse:
     """Answer with citations and the retrieval trace; ``stream: true`` sends server-sent events (never cached)."""
+    who.require(req.namespace)
     if req.stream:
         events = await qa.ask_stream(req)
         return StreamingResponse(events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"})

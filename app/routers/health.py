@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.container import Container
-from app.deps import ContainerDep
+from app.deps import ContainerDep, PrincipalDep
 from app.observability import BACKEND_UP, metrics_payload
 
 router = APIRouter(tags=["ops"])
@@ -64,11 +64,11 @@ async def metrics(request: Request) -> Response:
 
 
 @router.get("/namespaces")
-async def namespaces(container: ContainerDep) -> dict[str, object]:
-    """Namespaces that hold a graph, with node and relationship counts."""
+async def namespaces(container: ContainerDep, who: PrincipalDep) -> dict[str, object]:
+    """The caller's namespaces that hold a graph, with node and relationship counts."""
     out = []
     for ns in await container.graph.namespaces():
-        if ns.startswith("_"):
+        if ns.startswith("_") or not who.sees(ns):
             continue
         nodes, rels = await container.graph.counts(ns)
         out.append({"namespace": ns, "nodes": nodes, "relationships": rels})

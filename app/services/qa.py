@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.cache import normalise_question
-from app.errors import AppError
+from app.errors import AppError, InvalidInputError
 from app.ids import entity_id
 from app.llm.base import LLM, Generation
 from app.observability import BACKEND_ERRORS, DEGRADED, LLM_TOKENS, request_id_var, stage
@@ -77,9 +77,16 @@ def ground_answer(answer: str, items: list[RetrievedItem], generation: Generatio
 
 class QAService:
     def __init__(
-        self, settings: Settings, retrievers: Retrievers, llm: LLM | None, linker: EntityLinker | None = None
+        self,
+        settings: Settings,
+        retrievers: Retrievers,
+        llm: LLM | None,
+        linker: EntityLinker | None = None,
+        count_tokens: Callable[[str], int] | None = None,
     ) -> None:
         self.settings = settings
+        self.count_tokens = count_tokens
+        """Word pieces of a question (the embedder's tokenizer): ``retrieval.max_question_tokens``."""
         self.retrievers = retrievers
         self.llm = llm
         """The answer model (``LLMs.answer``)."""
@@ -125,6 +132,13 @@ class QAService:
         return params
 
     async def _retrieve(self, req: RetrieveRequest) -> tuple[str, RetrievalResult]:
+        limit = self.settings.retrieval.max_question_tokens
+        n = self.count_tokens(req.question) if self.count_tokens is not None else 0
+        if n > limit:
+            raise InvalidInputError(
+                f"question too long: {n} tokens (limit {limit}, retrieval.max_question_tokens)",
+                code="question_too_long",
+            )
         mode, q = self._query(req)
         return mode, await self.retrievers[mode].retrieve(q)
 

@@ -116,6 +116,10 @@ async def test_ask_streams_server_sent_events(client: httpx.AsyncClient) -> None
         ({"question": "q", "namespace": "Bad Name!"}, 422, "invalid_input", "namespace"),
         ({"question": "q", "colour": "blue"}, 422, "invalid_input", "colour"),
         ({"question": "q", "filters": {"year": {"near": 1}}}, 422, "invalid_input", "filters"),
+        ({"question": "q", "filters": {"$where": "1"}}, 422, "invalid_input", "filter key"),  # was a 503
+        ({"question": "q", "cache": 0}, 422, "invalid_input", "cache"),  # booleans are strict
+        ({"question": "q", "stream": "yes"}, 422, "invalid_input", "stream"),
+        ({"question": "\U0001f600" * 1990}, 422, "question_too_long", "tokens (limit 512"),  # ~6,000 LLM tokens
         ({}, 422, "invalid_input", "question"),
     ],
 )
@@ -147,6 +151,12 @@ async def test_unknown_route_and_method_use_the_envelope(client: httpx.AsyncClie
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
     r = await client.get("/ask")
     assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
+    assert r.headers["allow"] == "POST"
+    auth = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    r = await client.get("/admin/documents", params={"namespace": "de\x00mo"}, headers=auth)  # a NUL: was a 500
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_input"
+    r = await client.delete("/admin/documents/a%00b", params={"namespace": "demo"}, headers=auth)
+    assert r.status_code == 422
 
 
 async def test_request_id_is_propagated(client: httpx.AsyncClient) -> None:
