@@ -33,6 +33,9 @@ RETRIEVALS = Counter("graphrag_retrievals_total", "Retrievals by mode and outcom
 BACKEND_ERRORS = Counter("graphrag_backend_errors_total", "Errors of backends", ["backend"])
 LLM_TOKENS = Counter("graphrag_llm_tokens_total", "LLM tokens", ["direction", "backend"])
 INGESTED = Counter("graphrag_ingested_items_total", "Items ingested", ["kind"])
+RESTARTS = Counter(
+    "graphrag_backend_restarts_total", "Embedded backend processes restarted after they died", ["backend"]
+)
 DEGRADED = Counter("graphrag_degraded_responses_total", "Responses served with a failed dependency", ["dependency"])
 BACKEND_UP = Gauge(
     "graphrag_backend_up",

@@ -62,8 +62,12 @@ def merge_relationships(rel_type: str) -> str:
 
 MERGE_PAGES = (
     f"UNWIND $rows AS row MERGE (p:{PAGE_LABEL} {{id: row.id}}) "
-    "SET p.title = row.title, p.source = row.source, p.uri = row.uri, p.hash = row.hash"
+    "SET p.title = row.title, p.source = row.source, p.uri = row.uri, p.hash = NULL"
 )
+"""A page being written has no digest until ``SET_PAGE_HASHES`` ends its ingest: a page an interrupted ingest left
+half done never looks unchanged, so the next ingest of it replaces its parts."""
+SET_PAGE_HASHES = f"UNWIND $rows AS row MATCH (p:{PAGE_LABEL} {{id: row.id}}) SET p.hash = row.hash"
+"""The last write of a document ingest, after its graph parts and vectors (rows: {id, hash})."""
 MERGE_SUBCHAPTERS = (
     f"UNWIND $rows AS row MERGE (s:{SUBCHAPTER_LABEL} {{id: row.id}}) SET s.uri = row.uri, s.heading = row.heading, "
     "s.path = row.path, s.level = row.level, s.page_id = row.page_id"

@@ -93,6 +93,7 @@ class Ingestor:
         namespace's version); coroutine callbacks are awaited before the ingest returns."""
 
     async def _changed(self, namespace: str) -> None:
+        await self.graph.flush()  # durable before it is acknowledged
         for callback in self.on_change:
             result = callback(namespace)
             if inspect.isawaitable(result):
@@ -254,6 +255,10 @@ class Ingestor:
         if touched:
             await self._drop_unused_entities(namespace, touched, report)
         await self._document_vectors(namespace, by_key, todo, changed, cited, report, progress)
+        # last: the digests that say these documents are complete (an interrupted ingest leaves none)
+        await self.graph.write(
+            namespace, Q.SET_PAGE_HASHES, [{"id": b.id, "hash": b.page["hash"]} for b in todo.values()]
+        )
         INGESTED.labels(kind="documents").inc(len(todo))
         report.seconds = round(time.perf_counter() - t0, 3)
         await self._changed(namespace)

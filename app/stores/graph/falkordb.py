@@ -5,6 +5,8 @@ One namespace = one FalkorDB graph key. Reads go through ``GRAPH.RO_QUERY`` so t
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -42,6 +44,10 @@ def _convert(value: Any) -> Any:
     return value
 
 
+DEADLINE_GRACE_S = 2.0
+"""How long past a query's own timeout the client waits for a server that does not answer."""
+
+
 class FalkorDBGraphStore:
     backend = "falkordb"
 
@@ -71,6 +77,7 @@ class FalkorDBGraphStore:
         self.write_batch_size = write_batch_size
         self.max_result_rows = max_result_rows
         self._db: Any = None
+        self._supervisor: asyncio.Task[None] | None = None
 
     # lifecycle ----------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -82,6 +89,7 @@ class FalkorDBGraphStore:
         socket_timeout = max(self.query_timeout_s, self.write_timeout_s) + 5
         if self.server is not None:
             await self.server.start()
+            self._supervisor = asyncio.create_task(self.server.supervise())
             self._db = FalkorDB(
                 unix_socket_path=self.server.socket_path,
                 socket_timeout=socket_timeout,
@@ -95,10 +103,21 @@ class FalkorDBGraphStore:
 
     async def close(self) -> None:
         db, self._db = self._db, None
+        task, self._supervisor = self._supervisor, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if db is not None:
             await db.aclose()
         if self.server is not None:
             await self.server.stop()
+
+    async def flush(self) -> None:
+        """Make what was written durable before it is acknowledged: the embedded server saves its graph to disk
+        (an external FalkorDB's persistence is its operator's)."""
+        if self.server is not None and self._db is not None:
+            await self.server.save(self.write_timeout_s)
 
     @property
     def redis_connection_kwargs(self) -> dict[str, Any]:
@@ -147,7 +166,12 @@ class FalkorDBGraphStore:
         graph = self._graph(namespace)
         timeout_ms = int(1000 * (timeout_s or self.query_timeout_s))
         try:
-            result = await graph.ro_query(cypher, dict(params or {}), timeout=timeout_ms)
+            # the server's own timeout, and ours: a paused (SIGSTOP) server answers nothing at all
+            result = await asyncio.wait_for(
+                graph.ro_query(cypher, dict(params or {}), timeout=timeout_ms), timeout_ms / 1000 + DEADLINE_GRACE_S
+            )
+        except TimeoutError as exc:
+            raise DependencyTimeoutError("falkordb", "no answer from the graph server in time") from exc
         except redis_errors.ResponseError as exc:
             if "empty key" in str(exc).lower():  # the namespace has no graph yet
                 return []

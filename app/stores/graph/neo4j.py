@@ -80,6 +80,9 @@ class Neo4jGraphStore:
         if driver is not None:
             await driver.close()
 
+    async def flush(self) -> None:
+        """Nothing to do: a committed Neo4j transaction is durable."""
+
     async def ping(self) -> bool:
         if self._driver is None:
             return False

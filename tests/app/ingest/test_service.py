@@ -6,11 +6,12 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.container import Container
-from app.errors import InvalidInputError, NotFoundError, StoreLockedError
+from app.errors import DependencyError, InvalidInputError, NotFoundError, StoreLockedError
 from app.ingest.parsers import Document, Triple, parse_markdown
 from app.settings import GraphSettings, Settings
 from app.stores.vector.base import collection_name
@@ -274,6 +275,33 @@ async def test_documents_cite_the_nodes_of_a_graph_loaded_by_cypher_and_a_delete
         {"name": "Aldous Pell"},
         {"name": "Tamsin Rook"},
     ]
+
+
+async def test_an_ingest_interrupted_before_its_vectors_is_completed_by_the_next_one(
+    offline: Container, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between the graph writes and the vectors (the process killed, the vector store down) must not leave
+    documents that look ingested: their digest is written last, so the re-run replaces them and ends where a clean
+    ingest ends."""
+    ing = offline.ingestor
+    docs = [_md("corrow-viaduct", VIADUCT.format(history="The last arch was closed in 1864.")), _md("harl", TUNNEL)]
+    real = offline.vectors.upsert
+
+    async def crash(name: str, points: Any, **kw: Any) -> int:
+        if name.endswith("pages"):
+            raise DependencyError("qdrant", "down (test)")
+        return await real(name, points, **kw)
+
+    monkeypatch.setattr(offline.vectors, "upsert", crash)
+    with pytest.raises(DependencyError):
+        await ing.ingest_documents("halfdone", docs)
+    monkeypatch.setattr(offline.vectors, "upsert", real)
+    r = await ing.ingest_documents("halfdone", docs)
+    assert r.counts["documents_unchanged"] == 0 and r.counts["documents_replaced"] == 2
+    await ing.ingest_documents("cleanrun", docs)
+    assert await _state(offline, "halfdone") == await _state(offline, "cleanrun")
+    again = await ing.ingest_documents("halfdone", docs)
+    assert again.counts["documents_unchanged"] == 2
 
 
 async def test_add_edit_delete_leaves_what_a_fresh_ingest_of_the_final_state_leaves(offline: Container) -> None:

@@ -1,0 +1,110 @@
+"""Faults of the embedded graph server (``app/stores/embedded.py``): an acknowledged ingest survives kill -9 of the
+server; the server dies with the process that started it (no orphan saving a stale graph later); a dead server is
+restarted and the store answers again by itself; a paused server gives a clean timeout within the query deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.container import Container
+from app.errors import DependencyTimeoutError
+from app.ingest.parsers import Document
+from app.stores.graph.falkordb import FalkorDBGraphStore
+from tests.conftest import ROOT, make_settings
+
+DOCS = [Document(f"Viaduct {i}", f"Viaduct {i} has {i + 3} arches and crosses the river Sella.") for i in range(5)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (dead, not yet reaped by its parent) counts as dead
+    return "Z" not in Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+
+
+async def test_an_acknowledged_ingest_survives_kill_9_of_the_graph_server(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    c = await Container.start(settings, with_llm=False)
+    try:
+        await c.ingestor.ingest_documents("durable", DOCS)  # acknowledged: it returned
+        before = await c.graph.counts("durable")
+        server = c.graph.server  # type: ignore[attr-defined]
+        os.kill(server.pid, signal.SIGKILL)  # at once: no save on the way out
+    finally:
+        await c.close()
+    again = await Container.start(settings, with_llm=False)
+    try:
+        assert await again.graph.counts("durable") == before and before[0] > 0
+    finally:
+        await again.close()
+
+
+def test_the_graph_server_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
+    script = (
+        "import asyncio, sys, time\n"
+        "from pathlib import Path\n"
+        "from app.stores.graph.falkordb import FalkorDBGraphStore\n"
+        "async def main():\n"
+        f"    g = FalkorDBGraphStore(data_dir=Path({str(tmp_path)!r}))\n"
+        "    await g.start()\n"
+        "    print(g.server.pid, flush=True)\n"
+        "    await asyncio.sleep(600)\n"
+        "asyncio.run(main())\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        server = int(parent.stdout.readline())
+        assert _alive(server)
+        parent.kill()  # kill -9 of the service: no shutdown code runs
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while _alive(server) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(server), "the graph server outlived the process that started it"
+    finally:
+        parent.kill()
+
+
+async def test_a_dead_graph_server_is_restarted_and_a_paused_one_times_out(tmp_path: Path) -> None:
+    g = FalkorDBGraphStore(data_dir=tmp_path, query_timeout_s=1.0)
+    await g.start()
+    try:
+        await g.execute("f", "CREATE (:Thing {name: 'kept'})")
+        await g.flush()
+        assert g.server is not None
+        first = g.server.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        for _ in range(100):  # up to 20 s
+            if g.server.pid != first and await g.ping():
+                break
+            await asyncio.sleep(0.2)
+        assert g.server.pid != first and await g.ping()  # back by itself
+        assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
+        paused = g.server.pid
+        assert paused is not None
+        os.kill(paused, signal.SIGSTOP)
+        try:
+            t0 = time.monotonic()
+            with pytest.raises(DependencyTimeoutError):
+                await g.read("f", "MATCH (t:Thing) RETURN t.name AS name")
+            assert (
+                time.monotonic() - t0 < 10
+            )  # the 1 s query deadline plus the 2 s grace; it was the 305 s socket timeout
+        finally:
+            os.kill(paused, signal.SIGCONT)
+        await asyncio.sleep(0.2)
+        assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
+    finally:
+        await g.close()
