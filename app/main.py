@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -117,6 +119,70 @@ class _BodyTooLarge(Exception):
 
 
 PUBLIC_PATHS = frozenset({"/healthz", "/readyz"})
+
+
+class DeadlineMiddleware:
+    """Every request but the probes and ``/metrics`` gets ``server.request_timeout_s`` until its response starts:
+    past it, a 504 ``request_timeout`` and its work is cancelled. A client that disconnects before its response
+    starts has its work cancelled too (recorded as 499), so abandoned requests do not starve the next ones. A
+    response that has started (a stream) is left to finish: Starlette ends it when its client goes."""
+
+    def __init__(self, app: ASGIApp, *, timeout_s: float) -> None:
+        self.app = app
+        self.timeout_s = timeout_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in PUBLIC_PATHS or scope["path"] == "/metrics":
+            await self.app(scope, receive, send)
+            return
+        started, body_read = asyncio.Event(), asyncio.Event()
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                started.set()
+            await send(message)
+
+        async def receive_wrapper() -> Message:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_read.set()
+            return message
+
+        async def client_gone() -> None:
+            await body_read.wait()  # then the only message left is the disconnect
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        work = asyncio.ensure_future(self.app(scope, receive_wrapper, send_wrapper))
+        gone = asyncio.ensure_future(client_gone())
+        begun = asyncio.ensure_future(started.wait())
+        try:
+            await asyncio.wait({work, gone, begun}, timeout=self.timeout_s, return_when=asyncio.FIRST_COMPLETED)
+            if not work.done() and not started.is_set():
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+                if gone.done():
+                    await send_wrapper({"type": "http.response.start", "status": 499, "headers": []})
+                    await send({"type": "http.response.body", "body": b""})
+                else:
+                    body = error_body(504, "request_timeout", f"no response within {self.timeout_s:g} s")
+                    await send_wrapper(
+                        {
+                            "type": "http.response.start",
+                            "status": 504,
+                            "headers": [(b"content-type", b"application/json")],
+                        }
+                    )
+                    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+                return
+            gone.cancel()
+            await work
+        finally:
+            for t in (gone, begun):
+                t.cancel()
+            if not work.done():
+                work.cancel()
 
 
 class AuthMiddleware:
@@ -302,6 +368,7 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
             )
         log.warning("no API keys in %s: every route is open (development)", settings.keys_path)
     app.state.keys, app.state.limiter = keys, RateLimiter(timeout_s=settings.cache.timeout_s)
+    app.add_middleware(DeadlineMiddleware, timeout_s=settings.server.request_timeout_s)  # type: ignore[arg-type]
     app.add_middleware(
         AuthMiddleware,  # type: ignore[arg-type]
         settings=settings,

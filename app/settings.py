@@ -44,6 +44,10 @@ class GraphSettings(BaseModel):
     """Rows kept from one read query; the rest are dropped (and the result says so)."""
     startup_timeout_s: float = Field(30.0, gt=0)
     """How long to wait for the embedded FalkorDB server to accept connections."""
+    max_concurrency: int = Field(16, ge=1, le=1024)
+    """FalkorDB queries in flight at once (the client's connection pool is sized to it); a query that cannot start
+    within ``queue_timeout_s`` is a clean ``503 overloaded`` with ``Retry-After``."""
+    queue_timeout_s: float = Field(2.0, gt=0)
 
 
 class VectorSettings(BaseModel):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.cache import normalise_question
-from app.errors import AppError, InvalidInputError
+from app.errors import AppError, InvalidInputError, OverloadedError
 from app.ids import entity_id
 from app.llm.base import LLM, Generation
 from app.observability import BACKEND_ERRORS, DEGRADED, LLM_TOKENS, request_id_var, stage
@@ -188,6 +188,8 @@ class QAService:
                     gen = await self.llm.generate(messages, max_new_tokens=max_new_tokens, temperature=temperature)
                     answer = gen.text
         except AppError as exc:
+            if isinstance(exc, OverloadedError) and not stream:
+                raise  # a full model queue is a clean 503 with Retry-After: the client retries, nothing is degraded
             # a failed answer model degrades the response to retrieval only, and says so
             BACKEND_ERRORS.labels(backend="llm").inc()
             DEGRADED.labels(dependency="llm").inc()

@@ -185,10 +185,19 @@ class EmbeddedFalkorServer:
         import redis.asyncio as aioredis
 
         client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=timeout_s)
+        deadline = time.monotonic() + timeout_s
         try:
-            await client.execute_command("SAVE")
+            while True:
+                try:
+                    await client.execute_command("SAVE")
+                    return
+                except aioredis.ResponseError as exc:
+                    # a periodic background save is running: it may predate our writes, so wait and save again
+                    if "in progress" not in str(exc).lower() or time.monotonic() > deadline:
+                        raise
+                await asyncio.sleep(0.05)
         except Exception as exc:
-            raise DependencyError("falkordb", f"could not save the graph to disk: {type(exc).__name__}") from exc
+            raise DependencyError("falkordb", f"could not save the graph to disk: {type(exc).__name__}: {exc}") from exc
         finally:
             await client.aclose()
 

@@ -33,5 +33,7 @@ def build_graph_store(settings: Settings) -> GraphStore:
         data_dir=settings.data_dir,
         url=g.falkordb_url,
         startup_timeout_s=g.startup_timeout_s,
+        max_concurrency=g.max_concurrency,
+        queue_timeout_s=g.queue_timeout_s,
         **common,  # type: ignore[arg-type]
     )

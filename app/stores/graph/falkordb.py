@@ -8,14 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import redis.exceptions as redis_errors
 
 from app.cypher import queries as Q
-from app.errors import DependencyError, DependencyTimeoutError, QueryRejectedError
+from app.errors import DependencyError, DependencyTimeoutError, OverloadedError, QueryRejectedError
 from app.stores.embedded import EmbeddedFalkorServer
 from app.stores.graph.base import (
     GraphSchema,
@@ -62,6 +62,8 @@ class FalkorDBGraphStore:
         write_batch_size: int = 2000,
         max_result_rows: int = 1000,
         startup_timeout_s: float = 30.0,
+        max_concurrency: int = 16,
+        queue_timeout_s: float = 2.0,
     ) -> None:
         if url is None and data_dir is None:
             raise ValueError("FalkorDBGraphStore needs a data_dir (embedded) or a url (external server)")
@@ -76,6 +78,9 @@ class FalkorDBGraphStore:
         self.connect_timeout_s = connect_timeout_s
         self.write_batch_size = write_batch_size
         self.max_result_rows = max_result_rows
+        self.max_concurrency = max_concurrency
+        self.queue_timeout_s = queue_timeout_s
+        self._slots = asyncio.Semaphore(max_concurrency)
         self._db: Any = None
         self._supervisor: asyncio.Task[None] | None = None
 
@@ -94,11 +99,15 @@ class FalkorDBGraphStore:
                 unix_socket_path=self.server.socket_path,
                 socket_timeout=socket_timeout,
                 socket_connect_timeout=self.connect_timeout_s,
+                max_connections=self.max_concurrency + 4,  # + pings and saves
             )
         else:
             assert self.url is not None
             self._db = FalkorDB.from_url(
-                self.url, socket_timeout=socket_timeout, socket_connect_timeout=self.connect_timeout_s
+                self.url,
+                socket_timeout=socket_timeout,
+                socket_connect_timeout=self.connect_timeout_s,
+                max_connections=self.max_concurrency + 4,
             )
 
     async def close(self) -> None:
@@ -147,9 +156,26 @@ class FalkorDBGraphStore:
             if "timed out" in msg.lower():
                 return DependencyTimeoutError("falkordb", "query timed out")
             return QueryRejectedError(f"the graph engine refused the query: {msg}")
+        if isinstance(exc, getattr(redis_errors, "MaxConnectionsError", ())):
+            return OverloadedError("graph store busy: no free connection", retry_after_s=1)
         if isinstance(exc, redis_errors.TimeoutError):
             return DependencyTimeoutError("falkordb", "no answer from the server in time")
         return DependencyError("falkordb", f"{type(exc).__name__}: {msg}")
+
+    @contextlib.asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """One of ``max_concurrency`` query slots, or ``503 overloaded`` after ``queue_timeout_s`` of waiting."""
+        try:
+            await asyncio.wait_for(self._slots.acquire(), self.queue_timeout_s)
+        except TimeoutError:
+            raise OverloadedError(
+                f"graph store busy: {self.max_concurrency} queries in flight (graph.max_concurrency)",
+                retry_after_s=1,
+            ) from None
+        try:
+            yield
+        finally:
+            self._slots.release()
 
     async def _exists(self, namespace: str) -> bool:
         return check_namespace(namespace) in await self.namespaces()
@@ -167,9 +193,11 @@ class FalkorDBGraphStore:
         timeout_ms = int(1000 * (timeout_s or self.query_timeout_s))
         try:
             # the server's own timeout, and ours: a paused (SIGSTOP) server answers nothing at all
-            result = await asyncio.wait_for(
-                graph.ro_query(cypher, dict(params or {}), timeout=timeout_ms), timeout_ms / 1000 + DEADLINE_GRACE_S
-            )
+            async with self._slot():
+                result = await asyncio.wait_for(
+                    graph.ro_query(cypher, dict(params or {}), timeout=timeout_ms),
+                    timeout_ms / 1000 + DEADLINE_GRACE_S,
+                )
         except TimeoutError as exc:
             raise DependencyTimeoutError("falkordb", "no answer from the graph server in time") from exc
         except redis_errors.ResponseError as exc:
@@ -185,7 +213,8 @@ class FalkorDBGraphStore:
     async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
         graph = self._graph(namespace)
         try:
-            result = await graph.query(cypher, dict(params or {}), timeout=int(1000 * self.write_timeout_s))
+            async with self._slot():
+                result = await graph.query(cypher, dict(params or {}), timeout=int(1000 * self.write_timeout_s))
         except (redis_errors.RedisError, OSError) as exc:
             raise self._map_error(exc) from exc
         return WriteSummary(

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from app.container import Container
-from app.errors import DependencyError
+from app.errors import DependencyError, OverloadedError
 from app.schemas import AskRequest, RetrieveRequest
 from app.settings import LLMSettings
 from tests.conftest import DEMO, make_settings
@@ -46,3 +46,19 @@ async def test_graph_failure_keeps_dense_hits_and_says_so(slow_llm: Container) -
     assert not await slow_llm.graph.ping()
     with pytest.raises(DependencyError):
         await slow_llm.graph.read("demo", "MATCH (n) RETURN n")
+
+
+async def test_a_full_model_queue_is_a_clean_overload_not_a_degraded_200(
+    slow_llm: Container, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Overload is not a failure to degrade around: /ask says 503 overloaded with Retry-After (the client retries),
+    where a model that failed gives the items and a warning (above)."""
+
+    async def full(*args: object, **kwargs: object) -> None:
+        raise OverloadedError("llm: queue full (test)", retry_after_s=2)
+
+    assert slow_llm.qa.llm is not None
+    monkeypatch.setattr(slow_llm.qa.llm, "generate", full)
+    with pytest.raises(OverloadedError) as err:
+        await slow_llm.qa.ask(AskRequest(question="How many arches does the Drummel Viaduct have?", namespace="demo"))
+    assert err.value.status == 503 and err.value.retry_after_s == 2

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
-from app.errors import DependencyTimeoutError
+from app.errors import DependencyTimeoutError, OverloadedError
 from app.ingest.parsers import Document
 from app.stores.graph.falkordb import FalkorDBGraphStore
 from tests.conftest import ROOT, make_settings
@@ -107,4 +107,34 @@ async def test_a_dead_graph_server_is_restarted_and_a_paused_one_times_out(tmp_p
         await asyncio.sleep(0.2)
         assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
     finally:
+        await g.close()
+
+
+async def test_a_query_without_a_free_slot_is_a_clean_overload(tmp_path: Path) -> None:
+    g = FalkorDBGraphStore(data_dir=tmp_path, max_concurrency=1, queue_timeout_s=0.2)
+    await g.start()
+    try:
+        await g.execute("f", "CREATE (:T)")
+        async with g._slot():  # the one slot taken by a long query
+            with pytest.raises(OverloadedError) as err:
+                await g.read("f", "MATCH (t:T) RETURN count(t) AS n")
+            assert err.value.status == 503 and err.value.retry_after_s == 1 and err.value.retryable
+        assert await g.read("f", "MATCH (t:T) RETURN count(t) AS n") == [{"n": 1}]  # the slot is back
+    finally:
+        await g.close()
+
+
+async def test_a_save_during_a_periodic_background_save_waits_for_it_and_saves(tmp_path: Path) -> None:
+    import redis.asyncio as aioredis
+
+    g = FalkorDBGraphStore(data_dir=tmp_path)
+    await g.start()
+    client = aioredis.Redis(**g.redis_connection_kwargs)
+    try:
+        await g.execute("f", "UNWIND range(1, 20000) AS i CREATE (:T {i: i})")  # a save that takes a moment
+        for _ in range(3):
+            await client.execute_command("BGSAVE")  # what the 30 s save point does
+            await g.flush()  # "Background save already in progress" is waited out, not an error
+    finally:
+        await client.aclose()
         await g.close()
