@@ -47,6 +47,18 @@ def error_body(status: int, code: str, message: str, *, retryable: bool = False,
     }
 
 
+async def send_error(
+    send: Send, status: int, code: str, message: str, *, retryable: bool = False, headers: dict[str, str] | None = None
+) -> None:
+    """An error response in the shared envelope, from a pure ASGI middleware (where no exception handler runs)."""
+    extra = [(k.encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send(
+        {"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json"), *extra]}
+    )
+    body = error_body(status, code, message, retryable=retryable)
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
 class RequestContextMiddleware:
     """Request id (``X-Request-ID`` in and out), body-size limit (413), per-route metrics. Pure ASGI, so it also
     sees streamed bodies."""
@@ -75,15 +87,7 @@ class RequestContextMiddleware:
             await send(message)
 
         async def too_large() -> None:
-            body = json.dumps(error_body(413, "payload_too_large", f"request body exceeds {limit} bytes")).encode()
-            await send_wrapper(
-                {
-                    "type": "http.response.start",
-                    "status": 413,
-                    "headers": [(b"content-type", b"application/json")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await send_error(send_wrapper, 413, "payload_too_large", f"request body exceeds {limit} bytes")
 
         try:
             declared = headers.get(b"content-length")
@@ -166,15 +170,7 @@ class DeadlineMiddleware:
                     await send_wrapper({"type": "http.response.start", "status": 499, "headers": []})
                     await send({"type": "http.response.body", "body": b""})
                 else:
-                    body = error_body(504, "request_timeout", f"no response within {self.timeout_s:g} s")
-                    await send_wrapper(
-                        {
-                            "type": "http.response.start",
-                            "status": 504,
-                            "headers": [(b"content-type", b"application/json")],
-                        }
-                    )
-                    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+                    await send_error(send, 504, "request_timeout", f"no response within {self.timeout_s:g} s")
                 return
             gone.cancel()
             await work
@@ -248,10 +244,7 @@ class AuthMiddleware:
                 )
         if refusal is not None:
             status, code, message, extra = refusal
-            body = json.dumps(error_body(status, code, message, retryable=status == 429)).encode()
-            hdrs = [(b"content-type", b"application/json"), *((k.encode(), v.encode()) for k, v in extra.items())]
-            await send({"type": "http.response.start", "status": status, "headers": hdrs})
-            await send({"type": "http.response.body", "body": body})
+            await send_error(send, status, code, message, retryable=status == 429, headers=extra)
             return
         scope.setdefault("state", {})["principal"] = who
         await self.app(scope, receive, send)

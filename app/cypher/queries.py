@@ -108,16 +108,6 @@ def merge_cites_to(label: str, key: str) -> str:
     )
 
 
-KG_NAMED_NODES = (
-    "MATCH (n) WHERE (n.name IS NOT NULL OR n.title IS NOT NULL) AND NOT "
-    f"(n:{ENTITY_LABEL} OR n:{PAGE_LABEL} OR n:{SUBCHAPTER_LABEL} OR n:{CHUNK_LABEL}) "
-    "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels, "
-    "CASE WHEN n.name IS NULL THEN 'title' ELSE 'name' END AS key"
-)
-"""The named nodes of a graph with its own labels (not ``Entity``, not the document structure): what documents'
-chunks cite besides entities."""
-ENTITY_NAMES = f"MATCH (e:{ENTITY_LABEL}) RETURN e.name AS name"
-"""Every entity name of the namespace: the gazetteer that finds citations in document text."""
 PAGES_ENTITIES = (
     f"UNWIND $ids AS pid MATCH (p:{PAGE_LABEL} {{id: pid}}) OPTIONAL MATCH (p)-[:{ABOUT}]->(a:{ENTITY_LABEL}) "
     f"OPTIONAL MATCH (p)<-[:{IS_CHUNK_OF}]-(:{CHUNK_LABEL})-[:{CITES}]->(e:{ENTITY_LABEL}) "

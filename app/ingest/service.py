@@ -283,13 +283,18 @@ class Ingestor:
         the named nodes of a graph with its own labels (a Cypher script's) where they are, without a second
         ``Entity``; chunks already in the namespace cite the entity names that are new. Returns every entity name
         touched."""
-        known = {str(r["name"]) for r in await self._read_all(namespace, Q.ENTITY_NAMES, {})}
-        # the named nodes of a graph with its own labels (a Cypher script's): cited where they are, as they are
+        # one read of the named nodes: the entities, and the nodes of a graph with its own labels (a Cypher
+        # script's), which are cited where they are, as they are; the document structure is neither
+        known: set[str] = set()
         kg_nodes: dict[str, tuple[str, str]] = {}
-        for r in await self._read_all(namespace, Q.KG_NAMED_NODES, {}):
-            labels = [lb for lb in visible_labels(r["labels"]) if Q.is_ident(lb)]
-            if labels:
-                kg_nodes.setdefault(str(r["name"]), (labels[0], str(r["key"])))
+        for r in await self._read_all(namespace, Q.NAMED_NODES, {}):
+            labels = [str(lb) for lb in r["labels"]]
+            if Q.ENTITY_LABEL in labels:
+                known.add(str(r["name"]))
+            elif not set(labels) & set(Q.DOCUMENT_LABELS):
+                visible = [lb for lb in visible_labels(labels) if Q.is_ident(lb)]
+                if visible:
+                    kg_nodes.setdefault(str(r["name"]), (visible[0], str(r["key"])))
         titles = {by_key[k].title for k in todo}
         title_of = {t.lower(): t for t in sorted(known | titles)}
         linked = {link_title(ln.target, title_of) or ln.text for k in todo for ln in by_key[k].links}

@@ -33,7 +33,7 @@ from app.cypher import queries as Q
 from app.errors import AppError
 from app.models.fusion import FusionModel, rrf
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import chunk_item, follow_names
+from app.retrievers.kg import best_bridge_hits, chunk_item, follow_names
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 from app.stores.vector.base import VectorHit, collection_name
 
@@ -95,7 +95,8 @@ class HybridTrace(ModeTrace):
 class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
     name = "hybrid"
     description = (
-        "Document-graph hybrid: vector, page, section, entity, path and BM25 signals per chunk, fused by a learned MLP."
+        "Document-graph hybrid: vector, page, section, entity, path, bridge and BM25 signals per chunk, fused by a "
+        "learned MLP."
     )
     Config = HybridConfig
     Trace = HybridTrace
@@ -156,12 +157,15 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
         entity_score = {str(h.payload.get("name")): h.score for h in entity_hits}
         seeds = [h.id for h in chunk_hits[: cfg.bridge_seeds]]
         per = cfg.chunks_per_node
-        reads = [(h.id, str(h.payload.get("title", "")), str(h.payload.get("text", ""))) for h in chunk_hits]
+        reads = [
+            (h.id, str(h.payload.get("title", "")), str(h.payload.get("text", "")))
+            for h in chunk_hits[: cfg.name_reads]
+        ]
         bridges, rows = await asyncio.gather(
             follow_names(
                 deps,
                 query,
-                reads[: cfg.name_reads],
+                reads,
                 ctx,
                 names_per_seed=cfg.names_per_read,
                 hits_per_name=cfg.hits_per_name,
@@ -172,12 +176,10 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
         page_of: dict[str, str] = {}
         for r in [*page_rows, *section_rows, *entity_rows, *about_rows, *bridge_rows]:
             page_of[str(r["id"])] = str(r["page_id"])
-        for b in bridges or []:
-            for h in b.hits:
-                if h.id != b.seed:
-                    payloads.setdefault(h.id, h.payload)
-                    page_of.setdefault(h.id, str(h.payload.get("page_id")))
-                    put(h.id, "bridge", h.score)
+        for h, _ in best_bridge_hits(bridges or []):
+            payloads.setdefault(h.id, h.payload)
+            page_of.setdefault(h.id, str(h.payload.get("page_id")))
+            put(h.id, "bridge", h.score)
         for r in page_rows:
             put(str(r["id"]), "page", page_score[str(r["src"])])
         for r in section_rows:

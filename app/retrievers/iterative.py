@@ -24,9 +24,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field, field_validator
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import Bridge, chunk_item, follow_names
+from app.retrievers.kg import best_bridge_hits, chunk_item, follow_names
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
-from app.stores.vector.base import VectorHit
 
 
 class IterativeConfig(ModeConfig):
@@ -128,15 +127,10 @@ class IterativeRetriever(Retriever[IterativeConfig, IterativeTrace]):
         if bridges is None:
             ctx.warn(f"bridge step {step} unavailable; earlier rounds kept")
             return None
-        best: dict[str, tuple[float, VectorHit, Bridge]] = {}
-        for b in bridges:
-            for h in b.hits:
-                if h.id != b.seed and (h.id not in best or h.score > best[h.id][0]):
-                    best[h.id] = (h.score, h, b)
         out = []
-        for score, hit, b in sorted(best.values(), key=lambda x: -x[0]):
+        for hit, b in best_bridge_hits(bridges):
             it = chunk_item(hit, query.namespace)
-            it.provenance |= {"hop": step, "bridge": b.name, "bridge_from": b.seed, "bridge_score": round(score, 4)}
+            it.provenance |= {"hop": step, "bridge": b.name, "bridge_from": b.seed, "bridge_score": round(hit.score, 4)}
             out.append(it)
         return out
 

@@ -278,3 +278,14 @@ async def follow_names(
             ctx.degraded(deps.vectors.backend, "vectors", f"vector store: bridge names not followed ({exc.code})")
             return None
     return [Bridge(cid, name, hits) for (cid, name), hits in zip(reads, results, strict=True)]
+
+
+def best_bridge_hits(bridges: Iterable[Bridge]) -> list[tuple[VectorHit, Bridge]]:
+    """Each chunk the bridge searches found, once, with its best hit and the bridge that gave it, best first; a
+    seed's own chunk is left out of what its names found."""
+    best: dict[str, tuple[VectorHit, Bridge]] = {}
+    for b in bridges:
+        for h in b.hits:
+            if h.id != b.seed and (h.id not in best or h.score > best[h.id][0].score):
+                best[h.id] = (h, b)
+    return sorted(best.values(), key=lambda x: -x[0].score)

@@ -204,15 +204,10 @@ class EmbeddedFalkorServer:
     async def stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
-            import redis.asyncio as aioredis
-
-            client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=120)
             try:
-                await client.execute_command("SAVE")
-            except Exception:
+                await self.save(120)
+            except DependencyError:
                 log.exception("embedded FalkorDB: SAVE before shutdown failed")
-            finally:
-                await client.aclose()
             # SIGTERM (which saves again, as save points are set) exits at once, where SHUTDOWN takes ~3s
             proc.send_signal(signal.SIGTERM)
             try:
