@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher model-qwen clean
+.PHONY: install demo test test-slow fuzz bench-load test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher model-qwen clean
 
 install: $(STAMP)
 
@@ -107,6 +107,17 @@ eval: install
 	$(EVAL) --dataset hotpotqa --path $(SHARED)/hotpotqa_hipporag100 --answers 20
 	$(EVAL) --dataset musique --path $(SHARED)/musique_hipporag100 --answers 20
 	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher --limit 50
+
+# schemathesis against the running service with more examples than make test's 25 per operation
+FUZZ_EXAMPLES ?= 300
+fuzz: install
+	$(TEST_ENV) GRAPHRAG_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s -m fuzz
+
+# loopback load test of the real service (demo data, cache off): /retrieve per mode and /ask at 8 and 32 clients;
+# status counts, p50/p95/max, requests lost, RSS before/after -> reports/bench_load/ (~10 min on 2 cores)
+LOAD_PORT ?= 8765
+bench-load: install
+	$(PY) -m app bench-load --data-dir var/bench-load --port $(LOAD_PORT)
 
 bench: install bench-constrained
 	$(PY) -m app bench --data-dir var/demo

@@ -33,12 +33,16 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import ForbiddenError
+from app.observability import CACHE_ERRORS
 
 log = logging.getLogger(__name__)
 
 PREFIX = "grk"
 ALL = "*"
 WINDOW_S = 60.0
+WARN_EVERY_S = 60.0
+"""How often a Redis outage of the rate limiter is logged (each failed call is counted in
+``graphrag_cache_errors_total{operation="rate_limit"}``)."""
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,7 @@ return tostring(tonumber(oldest[2]) + window - now)
         self.timeout_s = timeout_s
         self.window_s = window_s
         self._local: dict[str, deque[float]] = {}
+        self._warned = float("-inf")
 
     async def hit(self, who: str, limit: int) -> float:
         """Count one request of ``who``; 0 when allowed, else the seconds until one is allowed again."""
@@ -202,7 +207,10 @@ return tostring(tonumber(oldest[2]) + window - now)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the shared window is down: count here, as one replica would
-                log.warning("rate limiter: Redis unavailable (%s); counting in this process", type(exc).__name__)
+                CACHE_ERRORS.labels(operation="rate_limit").inc()
+                if time.monotonic() - self._warned > WARN_EVERY_S:  # once a minute, not once per request
+                    self._warned = time.monotonic()
+                    log.warning("rate limiter: Redis unavailable (%s); counting in this process", type(exc).__name__)
         now = time.monotonic()
         q = self._local.setdefault(who, deque())
         while q and q[0] <= now - self.window_s:

@@ -301,6 +301,33 @@ def bench(
     typer.echo(out["markdown"])
 
 
+@cli.command("bench-load")
+def bench_load(
+    port: Annotated[int, typer.Option(help="Loopback port of the service under test.")] = 8765,
+    clients: Annotated[str, typer.Option(help="Concurrent clients, comma-separated.")] = "8,32",
+    per_client: Annotated[int, typer.Option(help="Requests each client sends per scenario.")] = 2,
+    max_s: Annotated[float, typer.Option(help="Seconds a scenario may run; later requests are not sent.")] = 45.0,
+    modes: Annotated[str | None, typer.Option(help="Retrieval modes (default: all the service serves).")] = None,
+    data: Annotated[Path, typer.Option(help="Demo data folder.")] = Path("data/demo"),
+    reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Bounded loopback load test of the running service (app/loadbench.py); writes reports/bench_load/."""
+    from app.loadbench import run_load
+
+    out = run_load(
+        data,
+        data_dir=data_dir or Path("var/bench-load"),
+        port=port,
+        clients=tuple(int(c) for c in clients.split(",")),
+        per_client=per_client,
+        max_s=max_s,
+        modes=modes.split(",") if modes else None,
+        reports_dir=reports_dir,
+    )
+    typer.echo(out["markdown"])
+
+
 @cli.command()
 def synth(
     metaqa: Annotated[Path, typer.Option(help="MetaQA folder.")] = Path("../shared/data/metaqa"),

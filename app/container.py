@@ -164,6 +164,7 @@ class Container:
         )
 
     async def close(self) -> None:
+        await self.ingestor.close()  # ingests still running are left interrupted, for the next start to finish
         if self.cache is not None:
             await self.cache.close()
         await _close_all(self.graph, self.vectors, self.embedder, self.llms, self.reranker, self.lock)

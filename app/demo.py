@@ -22,7 +22,7 @@ def _norm(s: str) -> str:
     return " ".join(s.lower().replace(",", "").split())
 
 
-async def _ingest(data: Path, data_dir: Path) -> list[dict[str, Any]]:
+async def ingest_demo(data: Path, data_dir: Path) -> list[dict[str, Any]]:
     from app.container import Container
 
     settings = Settings().model_copy(update={"data_dir": data_dir})
@@ -37,7 +37,7 @@ async def _ingest(data: Path, data_dir: Path) -> list[dict[str, Any]]:
         await c.close()
 
 
-def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout_s: float = 300) -> None:
+def wait_ready(base: str, proc: subprocess.Popen[bytes], timeout_s: float = 300) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -53,7 +53,7 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout_s: float = 300
 
 def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
     print(f"== ingesting {data} into namespace 'demo' (data dir {data_dir})", flush=True)
-    for r in asyncio.run(_ingest(data, data_dir)):
+    for r in asyncio.run(ingest_demo(data, data_dir)):
         print(f"   {r['format']}: {json.dumps(r['counts'])} in {r['seconds']:.1f}s", flush=True)
 
     base = f"http://127.0.0.1:{port}"
@@ -65,7 +65,7 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
     answered = found = cited_support = kg_hits = kg_total = 0
     latencies: list[float] = []
     try:
-        _wait_ready(base, proc)
+        wait_ready(base, proc)
         print(f"   ready in {time.perf_counter() - t0:.1f}s", flush=True)
         with httpx.Client(base_url=base, timeout=300) as client:
             for q in questions:

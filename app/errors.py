@@ -95,3 +95,10 @@ class StoreLockedError(AppError):
 
     status = 409
     code = "data_dir_locked"
+
+
+class IngestConflictError(AppError):
+    """The same ingest (same content, same namespace) is already running in another process."""
+
+    status = 409
+    code = "ingest_running"

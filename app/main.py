@@ -10,7 +10,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,6 +20,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.auth import ANONYMOUS, KeyStore, Principal, RateLimiter, principal_of
@@ -59,14 +60,43 @@ async def send_error(
     await send({"type": "http.response.body", "body": json.dumps(body).encode()})
 
 
+def _flat(routes: Sequence[BaseRoute]) -> Iterator[BaseRoute]:
+    """The routes of an app, those of included routers too (FastAPI keeps them as router entries)."""
+    for r in routes:
+        included = getattr(r, "original_router", None)
+        if included is not None:
+            yield from _flat(included.routes)
+        else:
+            yield r
+
+
 class RequestContextMiddleware:
     """Request id (``X-Request-ID`` in and out), body-size limit (413), per-route metrics. Pure ASGI, so it also
     sees streamed bodies."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int, admin_max_body_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        admin_max_body_bytes: int,
+        routes: Callable[[], Sequence[BaseRoute]] = list,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.admin_max_body_bytes = admin_max_body_bytes
+        self.routes = routes
+
+    def route_of(self, scope: Scope) -> str:
+        """The route template of a request, also for one refused before routing (401, 429, 413, 504): metrics
+        count refusals under the route they were for; ``unmatched`` only for paths no route has."""
+        route = scope.get("route")
+        if route is not None:
+            return str(getattr(route, "path", "unmatched"))
+        for r in _flat(self.routes()):
+            if r.matches(scope)[0] != Match.NONE:
+                return str(getattr(r, "path", "unmatched"))
+        return "unmatched"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -110,8 +140,7 @@ class RequestContextMiddleware:
             except _BodyTooLarge:
                 await too_large()
         finally:
-            route = scope.get("route")
-            path = getattr(route, "path", None) or "unmatched"
+            path = self.route_of(scope)
             method = scope.get("method", "GET")
             REQUESTS.labels(route=path, method=method, status=str(status_holder["status"])).inc()
             REQUEST_LATENCY.labels(route=path, method=method).observe(time.perf_counter() - t0)
@@ -335,9 +364,13 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         c = container or await Container.start(settings)
         app.state.container = c
         app.state.limiter.client = c.cache.client if c.cache is not None else None  # one window for all replicas
+        recovery = asyncio.create_task(c.ingestor.recover_forever())  # ingests a crash or a stop cut off
         try:
             yield
         finally:
+            recovery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await recovery
             app.state.container = None
             if owned:
                 await c.close()
@@ -372,6 +405,7 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         RequestContextMiddleware,  # type: ignore[arg-type]
         max_body_bytes=settings.server.max_body_bytes,
         admin_max_body_bytes=settings.ingest.max_inline_bytes,
+        routes=lambda: app.router.routes,
     )
     for r in (retrieve.router, ask.router, admin.router, health.router):
         app.include_router(r)

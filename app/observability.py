@@ -36,6 +36,12 @@ INGESTED = Counter("graphrag_ingested_items_total", "Items ingested", ["kind"])
 RESTARTS = Counter(
     "graphrag_backend_restarts_total", "Embedded backend processes restarted after they died", ["backend"]
 )
+INGEST_RECOVERED = Counter(
+    "graphrag_ingest_recovered_total",
+    "Ingests found cut off by a crash or a stop (ingest journal), by outcome: finished, failed, source_changed, "
+    "content_not_kept",
+    ["outcome"],
+)
 DEGRADED = Counter("graphrag_degraded_responses_total", "Responses served with a failed dependency", ["dependency"])
 BACKEND_UP = Gauge(
     "graphrag_backend_up",

@@ -225,6 +225,12 @@ class IngestSettings(BaseModel):
     allowed_paths: list[Path] = Field(default_factory=list)
     """Server-side folders the admin endpoint may ingest from by path (inline content is always allowed)."""
     max_inline_bytes: int = Field(20_000_000, ge=1)
+    journal_lease_s: float = Field(60.0, gt=0)
+    """How long an ingest's heartbeat may be silent before another replica (sharing an external graph store)
+    finishes it (``app/ingest/journal.py``); the embedded store has one writer, so a dead owner is known at once."""
+    journal_payload_bytes: int = Field(20_000_000, ge=0)
+    """Inline content up to this size is kept in the journal entry until its ingest completes, so an interrupted
+    ingest can be finished at start-up; larger content is only reported as incomplete."""
 
 
 class ServerSettings(BaseModel):

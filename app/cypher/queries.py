@@ -189,7 +189,25 @@ INGEST_LOG_LABEL = "_IngestLog"
 """Bookkeeping nodes (labels starting with ``_`` are hidden from schema introspection)."""
 INGEST_LOG_FIND = f"MATCH (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) RETURN m._sha AS sha"
 INGEST_LOG_ADD = f"MERGE (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) SET m._kind = $kind"
-COUNT_NODES_QUERY = f"MATCH (n) WHERE NOT n:{INGEST_LOG_LABEL} RETURN count(n) AS c"
+JOURNAL_LABEL = "_IngestJournal"
+"""One node per ingest under way (or interrupted, or failed) in the namespace it writes to, keyed by the content's
+SHA-256; deleted when the ingest completes (``app/ingest/journal.py``)."""
+_J = f"(j:{JOURNAL_LABEL} {{_sha: $sha}})"
+JOURNAL_BEGIN = (
+    f"MERGE {_J} SET j._kind = $kind, j._state = 'running', j._owner = $owner, j._beat = $now, "
+    "j._started = coalesce(j._started, $now), j._source = $source, j._payload = $payload, "
+    "j._next = coalesce(j._next, 0), j._error = NULL"
+)
+JOURNAL_BEAT = f"MATCH {_J} WHERE j._owner = $owner SET j._beat = $now"
+JOURNAL_NEXT = f"MATCH {_J} SET j._next = $next"
+JOURNAL_STOP = f"MATCH {_J} SET j._state = $state, j._error = $error, j._owner = NULL"
+JOURNAL_END = f"MATCH {_J} DELETE j"
+JOURNAL_OPEN = (
+    f"MATCH (j:{JOURNAL_LABEL}) RETURN j._sha AS sha, j._kind AS kind, j._state AS state, j._owner AS owner, "
+    "j._beat AS beat, j._started AS started, j._source AS source, j._payload AS payload, j._next AS next, "
+    "j._error AS error ORDER BY j._started"
+)
+COUNT_NODES_QUERY = f"MATCH (n) WHERE NOT n:{INGEST_LOG_LABEL} AND NOT n:{JOURNAL_LABEL} RETURN count(n) AS c"
 COUNT_RELS_QUERY = "MATCH ()-[r]->() RETURN count(r) AS c"
 
 

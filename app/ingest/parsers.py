@@ -58,6 +58,18 @@ class Document:
     def parts(self) -> tuple[Section, ...]:
         return self.sections or (Section((), self.text),)
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Document:
+        """The inverse of ``dataclasses.asdict`` (what the ingest journal keeps of inline documents)."""
+        return cls(
+            str(d["title"]),
+            str(d["text"]),
+            str(d.get("source", "")),
+            str(d.get("key", "")),
+            sections=tuple(Section(tuple(s["path"]), s["text"]) for s in d.get("sections", ())),
+            links=tuple(Link(ln["text"], ln["target"]) for ln in d.get("links", ())),
+        )
+
     def all_headings(self) -> list[tuple[str, ...]]:
         """Every heading path, parents before children (a heading with no text of its own included)."""
         out: dict[tuple[str, ...], None] = {}

@@ -7,19 +7,23 @@ points are not re-embedded, and a Cypher script that already ran (same SHA-256) 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import inspect
+import json
 import logging
+import os
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.cypher import queries as Q
 from app.errors import InvalidInputError, NotFoundError
 from app.ids import entity_id
+from app.ingest.journal import FAILED, INTERRUPTED, IngestJournal, JournalEntry
 from app.ingest.parsers import (
     Document,
     Triple,
@@ -40,7 +44,7 @@ from app.ingest.structure import (
     link_title,
 )
 from app.models.embedder import Embedder
-from app.observability import INGESTED
+from app.observability import INGEST_RECOVERED, INGESTED
 from app.settings import Settings
 from app.stores.graph.base import GraphStore, check_namespace, visible_labels
 from app.stores.vector.base import VectorPoint, VectorStore, collection_name
@@ -61,6 +65,8 @@ class IngestReport:
     format: str
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    changed: bool = True
+    """False when nothing was written (the content was already there): caches are kept."""
 
     def add(self, key: str, n: int) -> None:
         self.counts[key] = self.counts.get(key, 0) + int(n)
@@ -82,6 +88,11 @@ def source_digest(fmt: str, path: Path, labels_file: Path | None) -> str:
     return h.hexdigest()
 
 
+def path_source(path: Path, labels_file: Path | None) -> dict[str, Any]:
+    """What the journal keeps of a path ingest: absolute paths, so start-up can read them again."""
+    return {"path": os.path.abspath(path), "labels": os.path.abspath(labels_file) if labels_file else None}
+
+
 class Ingestor:
     def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore, embedder: Embedder) -> None:
         self.settings = settings
@@ -91,13 +102,140 @@ class Ingestor:
         self.on_change: list[Callable[[str], Awaitable[object] | None]] = []
         """Called with the namespace after every ingest (retrievers drop their caches, the result cache bumps the
         namespace's version); coroutine callbacks are awaited before the ingest returns."""
+        exclusive = settings.graph.backend == "falkordb" and settings.graph.falkordb_url is None
+        self.journal = IngestJournal(graph, lease_s=settings.ingest.journal_lease_s, exclusive=exclusive)
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._tasks: set[asyncio.Task[IngestReport]] = set()
 
-    async def _changed(self, namespace: str) -> None:
-        await self.graph.flush()  # durable before it is acknowledged
-        for callback in self.on_change:
-            result = callback(namespace)
-            if inspect.isawaitable(result):
-                await result
+    async def _journaled(
+        self,
+        namespace: str,
+        kind: str,
+        sha: str,
+        source: dict[str, Any],
+        payload: str | None,
+        work: Callable[[JournalEntry], Awaitable[IngestReport]],
+    ) -> IngestReport:
+        """Run ``work`` under a journal entry (``app/ingest/journal.py``), one ingest per namespace at a time in this
+        process; then make it durable and tell the caches. An error marks the entry failed, a cancellation
+        (shutdown) interrupted: start-up finishes the latter."""
+        check_namespace(namespace)
+        async with self._locks[namespace]:
+            entry = await self.journal.begin(namespace, kind, sha, source, payload)
+            try:
+                async with self.journal.heartbeat(entry):
+                    report = await work(entry)
+                await self.journal.end(entry)
+            except BaseException as exc:
+                state = INTERRUPTED if isinstance(exc, asyncio.CancelledError) else FAILED
+                with contextlib.suppress(Exception):
+                    stop = self.journal.stop(namespace, sha, state, f"{type(exc).__name__}: {exc}", done=entry.next)
+                    await asyncio.shield(stop)
+                raise
+            await self.graph.flush()  # durable before it is acknowledged
+        if report.changed:
+            for callback in self.on_change:
+                result = callback(namespace)
+                if inspect.isawaitable(result):
+                    await result
+        return report
+
+    async def detached(self, work: Awaitable[IngestReport]) -> IngestReport:
+        """Await ``work`` in a task of its own that a cancelled caller (a client gone, a request deadline) does not
+        cancel: an ingest that has started runs to its end, or is left interrupted for start-up to finish."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no "never retrieved" noise
+        return await asyncio.shield(task)
+
+    async def close(self) -> None:
+        """Stop the ingests still running (their journal entries say interrupted; start-up finishes them)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def pending(self, namespace: str) -> list[dict[str, Any]]:
+        """The namespace's ingests that are running, interrupted or failed (for ``/namespaces``)."""
+        rows = await self.journal.entries(namespace)
+        keep = ("kind", "state", "started", "error")
+        return [{k: r[k] for k in keep} | {"source": json.loads(r["source"] or "{}")} for r in rows]
+
+    async def recover(self) -> dict[str, int]:
+        """Finish every ingest the journal shows was cut off (a crash, a shutdown): run again from its source path
+        (when its content is unchanged) or from the content the entry kept; Cypher scripts resume after their last
+        applied statement. An entry that cannot be finished is marked failed, with the reason. Returns counts by
+        outcome."""
+        outcome: Counter[str] = Counter()
+        for namespace in await self.graph.namespaces():
+            if namespace.startswith("_"):
+                continue
+            for row in await self.journal.entries(namespace):
+                if row["state"] == FAILED or not self.journal.abandoned(row):
+                    continue
+                log.warning("ingest into %r was cut off (%s, %s): finishing it", namespace, row["kind"], row["state"])
+                try:
+                    result = await self._finish(namespace, row)
+                except Exception as exc:
+                    log.warning("ingest into %r could not be finished: %s", namespace, exc)
+                    result = "failed"
+                outcome[result] += 1
+                INGEST_RECOVERED.labels(outcome=result).inc()
+        return dict(outcome)
+
+    async def recover_forever(self) -> None:
+        """``recover()`` now and, where other replicas share the graph store, once per journal lease (a replica that
+        died mid-ingest is finished by another). Runs until cancelled; a failed sweep is logged and retried."""
+        while True:
+            try:
+                outcome = await self.recover()
+                if outcome:
+                    log.warning("ingests finished after an interruption: %s", outcome)
+            except Exception as exc:
+                log.warning("ingest journal: recovery sweep failed: %s", exc)
+            if self.journal.exclusive:
+                return
+            await asyncio.sleep(self.settings.ingest.journal_lease_s)
+
+    async def _finish(self, namespace: str, row: dict[str, Any]) -> str:
+        kind, sha = str(row["kind"]), str(row["sha"])
+        source = json.loads(row["source"] or "{}")
+        if "path" in source:
+            path = Path(source["path"])
+            labels = Path(source["labels"]) if source.get("labels") else None
+            ok = await asyncio.to_thread(path.exists) and (labels is None or await asyncio.to_thread(labels.exists))
+            if not ok or await asyncio.to_thread(source_digest, kind, path, labels) != sha:
+                await self.journal.stop(namespace, sha, FAILED, f"{path} is gone or changed: ingest it again")
+                return "source_changed"
+            await self.ingest_path(namespace, kind, path, labels_path=labels, force=True)
+            return "finished"
+        if row["payload"] is None:
+            await self.journal.stop(namespace, sha, FAILED, "the content was too large to keep: ingest it again")
+            return "content_not_kept"
+        data = json.loads(row["payload"])
+        if kind == "documents":
+            await self.ingest_documents(namespace, [Document.from_dict(d) for d in data["documents"]])
+        elif kind == "cypher":
+            await self.ingest_cypher(namespace, data["script"])
+        elif kind == "delete":
+            try:
+                await self.delete_document(namespace, data["id"])
+            except NotFoundError:  # the graph part was done: only the entry was left
+                await self.journal.end(JournalEntry(namespace, sha, kind))
+                await self.graph.flush()
+        else:
+            labels_map = {r: (a, b) for r, (a, b) in data["labels"].items()}
+            triples = [Triple(*t) for t in data["triples"]]
+            await self.ingest_triples(namespace, triples, labels_map, fmt=kind)
+        return "finished"
+
+    def _payload(self, data: dict[str, Any]) -> tuple[str, str | None]:
+        """(SHA-256 of the content, the content as JSON when it is small enough for the journal to keep)."""
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        keep = len(text.encode("utf-8")) <= self.settings.ingest.journal_payload_bytes
+        return sha, (text if keep else None)
 
     # --- public entry points --------------------------------------------------------------------------------
     async def ingest_path(
@@ -120,19 +258,23 @@ class Ingestor:
         labels_file = labels_path
         sha = await asyncio.to_thread(source_digest, fmt, path, labels_file)
         if not force and await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha}):
-            return IngestReport(namespace, fmt, {"sources_unchanged": 1})
-        if fmt in TRIPLE_FORMATS:
-            labels = load_label_map(labels_file)
-            triples = await asyncio.to_thread(read_triples, path, fmt)
-            report = await self.ingest_triples(namespace, triples, labels, fmt=fmt, progress=progress)
-        elif fmt == "documents":
-            docs = await asyncio.to_thread(read_documents, path)
-            report = await self.ingest_documents(namespace, docs, progress=progress)
-        else:
-            script = await asyncio.to_thread(path.read_text, encoding="utf-8")
-            report = await self.ingest_cypher(namespace, script, progress=progress)
-        await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": fmt})
-        return report
+            return IngestReport(namespace, fmt, {"sources_unchanged": 1}, changed=False)
+
+        async def work(entry: JournalEntry) -> IngestReport:
+            if fmt in TRIPLE_FORMATS:
+                labels = load_label_map(labels_file)
+                triples = await asyncio.to_thread(read_triples, path, fmt)
+                report = await self._triples(namespace, triples, labels, fmt=fmt, progress=progress)
+            elif fmt == "documents":
+                docs = await asyncio.to_thread(read_documents, path)
+                report = await self._documents(namespace, docs, progress=progress)
+            else:
+                script = await asyncio.to_thread(path.read_text, encoding="utf-8")
+                report = await self._cypher(entry, script, progress=progress)
+            await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": fmt})
+            return report
+
+        return await self._journaled(namespace, fmt, sha, path_source(path, labels_file), None, work)
 
     async def ingest_triples(
         self,
@@ -143,10 +285,26 @@ class Ingestor:
         fmt: str = "triples",
         progress: Progress = _noop,
     ) -> IngestReport:
-        check_namespace(namespace)
+        labels = labels or {}
+        data = {"triples": [[t.subject, t.relation, t.object] for t in triples], "labels": labels}
+        sha, payload = self._payload(data)
+
+        async def work(entry: JournalEntry) -> IngestReport:
+            return await self._triples(namespace, triples, labels, fmt=fmt, progress=progress)
+
+        return await self._journaled(namespace, fmt, sha, {"inline": True}, payload, work)
+
+    async def _triples(
+        self,
+        namespace: str,
+        triples: Sequence[Triple],
+        labels: dict[str, tuple[str, str]],
+        *,
+        fmt: str,
+        progress: Progress,
+    ) -> IngestReport:
         t0 = time.perf_counter()
         report = IngestReport(namespace, fmt)
-        labels = labels or {}
         node_labels: dict[str, set[str]] = defaultdict(set)
         by_type: dict[str, list[dict[str, str]]] = defaultdict(list)
         seen: set[tuple[str, str, str]] = set()
@@ -200,7 +358,6 @@ class Ingestor:
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
         INGESTED.labels(kind="triples").inc(len(seen))
         report.seconds = round(time.perf_counter() - t0, 3)
-        await self._changed(namespace)
         return report
 
     async def ingest_documents(
@@ -209,7 +366,14 @@ class Ingestor:
         """Documents as a graph (``app/ingest/structure.py``) with vectors for chunks, pages, sections and the
         entities they cite. A document whose digest is unchanged is skipped; an edited one has its chunks,
         subchapters, citations and vectors replaced (entities only it used go with them)."""
-        check_namespace(namespace)
+        sha, payload = self._payload({"documents": [asdict(d) for d in documents]})
+
+        async def work(entry: JournalEntry) -> IngestReport:
+            return await self._documents(namespace, documents, progress=progress)
+
+        return await self._journaled(namespace, "documents", sha, {"inline": True}, payload, work)
+
+    async def _documents(self, namespace: str, documents: Sequence[Document], *, progress: Progress) -> IngestReport:
         t0 = time.perf_counter()
         report = IngestReport(namespace, "documents")
         by_key: dict[str, Document] = {}
@@ -232,6 +396,7 @@ class Ingestor:
         report.add("chunks", sum(len(b.chunks) for b in todo.values()))
         report.seconds = round(time.perf_counter() - t0, 3)
         if not todo:  # nothing new: no graph or vector work at all
+            report.changed = False
             return report
         touched: set[str] = set()
         if changed:  # an edit replaces the document's parts: its old chunks, subchapters and citations go
@@ -261,7 +426,6 @@ class Ingestor:
         )
         INGESTED.labels(kind="documents").inc(len(todo))
         report.seconds = round(time.perf_counter() - t0, 3)
-        await self._changed(namespace)
         return report
 
     async def _read_all(self, namespace: str, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -434,10 +598,18 @@ class Ingestor:
         (``GET /admin/documents``, or ``page_id`` in an item's provenance); ``NotFoundError`` when the namespace has
         no such document."""
         check_namespace(namespace)
-        t0 = time.perf_counter()
         found = await self.graph.read(namespace, Q.PAGE_CHUNK_TOTAL, {"id": doc_id}, max_rows=1)
         if not found:
             raise NotFoundError(f"namespace {namespace!r} has no document {doc_id!r}", details={"id": doc_id})
+        sha, payload = self._payload({"delete": doc_id})
+
+        async def work(entry: JournalEntry) -> IngestReport:
+            return await self._delete(namespace, doc_id, int(found[0]["chunks"]))
+
+        return await self._journaled(namespace, "delete", sha, {"inline": True}, payload, work)
+
+    async def _delete(self, namespace: str, doc_id: str, chunks: int) -> IngestReport:
+        t0 = time.perf_counter()
         report = IngestReport(namespace, "delete")
         touched = {str(r["name"]) for r in await self._read_all(namespace, Q.PAGES_ENTITIES, {"ids": [doc_id]})}
         # vectors first: a failure part-way leaves the page in the graph, so the delete can simply be repeated
@@ -446,16 +618,26 @@ class Ingestor:
         s = await self.graph.write(namespace, Q.DELETE_PAGE_PARTS, [{"id": doc_id}])
         s.add(await self.graph.write(namespace, Q.DELETE_PAGES, [{"id": doc_id}]))
         report.add("documents", 1)
-        report.add("chunks", int(found[0]["chunks"]))
+        report.add("chunks", chunks)
         report.add("nodes_deleted", s.nodes_deleted)
         report.add("relationships_deleted", s.relationships_deleted)
         await self._drop_unused_entities(namespace, touched, report)
         report.seconds = round(time.perf_counter() - t0, 3)
-        await self._changed(namespace)
         return report
 
     async def ingest_cypher(self, namespace: str, script: str, *, progress: Progress = _noop) -> IngestReport:
-        check_namespace(namespace)
+        """Run a Cypher script once (a script already run, by SHA-256, is skipped). Each statement is applied
+        together with the journal's count of statements done, so a script cut off by a crash resumes after its
+        last applied statement: a script of ``CREATE`` s is never applied twice."""
+        sha, payload = self._payload({"script": script})
+
+        async def work(entry: JournalEntry) -> IngestReport:
+            return await self._cypher(entry, script, progress=progress)
+
+        return await self._journaled(namespace, "cypher", sha, {"inline": True}, payload, work)
+
+    async def _cypher(self, entry: JournalEntry, script: str, *, progress: Progress) -> IngestReport:
+        namespace = entry.namespace
         t0 = time.perf_counter()
         report = IngestReport(namespace, "cypher")
         sha = hashlib.sha256(script.encode("utf-8")).hexdigest()
@@ -464,15 +646,22 @@ class Ingestor:
         report.add("statements", len(statements))
         if done:
             report.add("statements_skipped", len(statements))
+            report.changed = False
         else:
+            if entry.next:
+                report.add("statements_resumed_after", entry.next)
             for i, stmt in enumerate(statements):
+                if i < entry.next:  # applied before the interruption
+                    continue
                 schema_stmt = parse_schema_statement(stmt)
                 if schema_stmt is not None:
                     # index/constraint syntax differs between engines: keep the intent (an index on the key)
                     await self.graph.ensure_node_index(namespace, *schema_stmt)
                     report.add("schema_statements", 1)
+                    entry.next = i + 1
                     continue
-                s = await self.graph.execute(namespace, stmt)
+                s = await self.graph.execute(namespace, stmt, marker=self.journal.marker(entry, i + 1))
+                entry.next = i + 1
                 report.add("nodes_created", s.nodes_created)
                 report.add("relationships_created", s.relationships_created)
                 progress("statements", i + 1, len(statements))
@@ -494,7 +683,6 @@ class Ingestor:
         report.add("entities", len(entities))
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
         report.seconds = round(time.perf_counter() - t0, 3)
-        await self._changed(namespace)
         return report
 
     # --- vectors --------------------------------------------------------------------------------------------

@@ -56,7 +56,9 @@ def _response(report: IngestReport) -> IngestResponse:
 
 @router.post("/ingest", response_model=IngestResponse, responses=ERROR_RESPONSES)
 async def ingest(req: IngestRequest, container: ContainerDep, settings: SettingsDep, who: AdminDep) -> IngestResponse:
-    """Ingest triples, documents or a Cypher script into a namespace (idempotent)."""
+    """Ingest triples, documents or a Cypher script into a namespace (idempotent). The 200 comes once the ingest is
+    durable. An ingest that has started runs to its end even if the client goes or the request deadline passes
+    (send the same content again: it is a no-op once done, a 409 while still running)."""
     who.require(req.namespace)
     sources = [x is not None for x in (req.path, req.triples, req.documents, req.cypher)]
     if sum(sources) != 1:
@@ -65,22 +67,22 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
     report: IngestReport
     if req.path is not None:
         path = _allowed_path(req.path, settings.ingest.allowed_paths)
-        report = await ing.ingest_path(req.namespace, req.format, path)
+        report = await ing.detached(ing.ingest_path(req.namespace, req.format, path))
     elif req.triples is not None:
         if req.format not in ("metaqa", "tsv", "csv"):
             raise InvalidInputError("inline triples need format metaqa, tsv or csv")
         triples = list(triples_from_rows(req.triples, source="request"))
-        report = await ing.ingest_triples(req.namespace, triples, dict(req.labels or {}), fmt=req.format)
+        report = await ing.detached(ing.ingest_triples(req.namespace, triples, dict(req.labels or {}), fmt=req.format))
     elif req.documents is not None:
         if req.format != "documents":
             raise InvalidInputError("inline documents need format=documents")
         docs = [inline_document(i, d) for i, d in enumerate(req.documents)]
-        report = await ing.ingest_documents(req.namespace, docs)
+        report = await ing.detached(ing.ingest_documents(req.namespace, docs))
     else:
         if req.format != "cypher":
             raise InvalidInputError("an inline script needs format=cypher")
         assert req.cypher is not None
-        report = await ing.ingest_cypher(req.namespace, req.cypher)
+        report = await ing.detached(ing.ingest_cypher(req.namespace, req.cypher))
     return _response(report)
 
 
@@ -115,7 +117,7 @@ async def delete_document(
     """Remove one document (its page, chunks, links and vectors; 404 when absent) and invalidate the namespace's
     cached results."""
     who.require(namespace)
-    report = await container.ingestor.delete_document(namespace, doc_id)
+    report = await container.ingestor.detached(container.ingestor.delete_document(namespace, doc_id))
     return _response(report)
 
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 
 from app.container import Container
 from app.deps import ContainerDep, PrincipalDep
 from app.observability import BACKEND_UP, metrics_payload
+from app.routers.errors import COMMON_RESPONSES, ERROR_RESPONSES
 
 router = APIRouter(tags=["ops"])
 
@@ -39,7 +40,7 @@ async def backend_checks(container: Container, *, with_cache: bool = False) -> d
     return status
 
 
-@router.get("/readyz")
+@router.get("/readyz", responses={503: {"description": "Starting, or a backend does not answer"}})
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: every backend answers (the optional result cache is not required)."""
     container = getattr(request.app.state, "container", None)
@@ -54,7 +55,7 @@ async def readyz(request: Request) -> JSONResponse:
     )
 
 
-@router.get("/metrics")
+@router.get("/metrics", responses=COMMON_RESPONSES, response_class=PlainTextResponse)
 async def metrics(request: Request) -> Response:
     """Prometheus exposition (every scrape first refreshes ``graphrag_backend_up``)."""
     container = getattr(request.app.state, "container", None)
@@ -63,13 +64,18 @@ async def metrics(request: Request) -> Response:
     return Response(metrics_payload(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
-@router.get("/namespaces")
+@router.get("/namespaces", responses={**COMMON_RESPONSES, 503: ERROR_RESPONSES[503]})
 async def namespaces(container: ContainerDep, who: PrincipalDep) -> dict[str, object]:
-    """The caller's namespaces that hold a graph, with node and relationship counts."""
+    """The caller's namespaces that hold a graph, with node and relationship counts, and ``ingests``: those running,
+    cut off (finished at start-up) or failed (kept until the same content is ingested again), when there are any."""
     out = []
     for ns in await container.graph.namespaces():
         if ns.startswith("_") or not who.sees(ns):
             continue
         nodes, rels = await container.graph.counts(ns)
-        out.append({"namespace": ns, "nodes": nodes, "relationships": rels})
+        entry: dict[str, object] = {"namespace": ns, "nodes": nodes, "relationships": rels}
+        pending = await container.ingestor.pending(ns)
+        if pending:  # running now, or cut off / failed: the namespace may be incomplete
+            entry["ingests"] = pending
+        out.append(entry)
     return {"namespaces": out, "modes": sorted(container.retrievers)}

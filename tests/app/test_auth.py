@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from app.auth import ANONYMOUS, KeyStore, RateLimiter
 from app.container import Container
 from app.main import AuthMiddleware, create_app
+from app.observability import REQUESTS
 from tests.conftest import make_settings
 
 QUESTION = {"question": "Which manufacturer built the Sable Class?", "mode": "vector"}
@@ -153,12 +154,28 @@ async def test_admin_is_refused_before_the_body_is_read(keyed: dict[str, Any]) -
 async def test_over_the_rate_the_key_gets_429_with_retry_after(
     client: httpx.AsyncClient, keyed: dict[str, Any]
 ) -> None:
+    counted = REQUESTS.labels(route="/namespaces", method="GET", status="429")
+    before = counted._value.get()
     slow = bearer(keyed["tokens"]["slow"])
     codes = [(await client.get("/namespaces", headers=slow)).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
     r = await client.get("/namespaces", headers=slow)
     assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 60 and r.json()["error"]["retryable"]
     assert (await client.get("/namespaces", headers=bearer(keyed["tokens"]["demo"]))).status_code == 200
+    # refused before routing, yet counted under the route it was for (not "unmatched")
+    assert counted._value.get() - before == 2
+
+
+async def test_a_rate_limiter_without_redis_counts_here_and_says_so_once(caplog: pytest.LogCaptureFixture) -> None:
+    class Down:
+        async def eval(self, *args: Any) -> Any:
+            raise ConnectionError("redis is down")
+
+    limiter = RateLimiter(Down(), window_s=60)
+    with caplog.at_level("WARNING", logger="app.auth"):
+        waits = [await limiter.hit("k", 3) for _ in range(5)]
+    assert waits[:3] == [0.0, 0.0, 0.0] and waits[3] > 0  # the limit still holds, per process
+    assert sum("Redis unavailable" in r.message for r in caplog.records) == 1  # not five warnings
 
 
 async def test_a_revoked_key_is_refused_without_a_restart(client: httpx.AsyncClient, keyed: dict[str, Any]) -> None:

@@ -83,6 +83,7 @@ async def test_the_service_answers_504_past_its_request_timeout(container: Any, 
     from asgi_lifespan import LifespanManager
 
     from app.main import create_app
+    from app.observability import REQUESTS
 
     server = container.settings.server.model_copy(update={"request_timeout_s": 0.3})
     application = create_app(container.settings.model_copy(update={"server": server}), container=container)
@@ -99,7 +100,10 @@ async def test_the_service_answers_504_past_its_request_timeout(container: Any, 
     async with LifespanManager(application):
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            counted = REQUESTS.labels(route="/retrieve", method="POST", status="504")
+            before = counted._value.get()
             r = await c.post("/retrieve", json={"question": "slow?", "namespace": "demo", "cache": False})
             assert r.status_code == 504 and r.json()["error"]["code"] == "request_timeout"
+            assert counted._value.get() - before == 1  # graphrag_requests_total{status="504"}
             assert (await c.get("/healthz")).status_code == 200
     assert log == ["cancelled"]

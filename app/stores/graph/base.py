@@ -116,8 +116,17 @@ class GraphStore(Protocol):
     ) -> WriteSummary:
         """Run ``cypher`` once per batch of ``rows``, bound to ``$rows`` (use ``UNWIND $rows AS row``)."""
 
-    async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
-        """Run one write statement (scripts, index creation)."""
+    async def execute(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        marker: tuple[str, Mapping[str, Any]] | None = None,
+    ) -> WriteSummary:
+        """Run one write statement (scripts, index creation). With ``marker`` (a bookkeeping statement and its
+        parameters, e.g. the ingest journal's progress), both are applied atomically: a crash keeps both or
+        neither."""
 
     async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
         """Create a range index on ``(:label {prop})`` if it does not exist."""

@@ -44,6 +44,18 @@ def _convert(value: Any) -> Any:
     return value
 
 
+def _summary_of(stats: Sequence[Any]) -> WriteSummary:
+    """A ``WriteSummary`` from the statistics lines of a raw ``GRAPH.QUERY`` reply (``"Nodes created: 2"``...)."""
+    counts: dict[str, int] = {}
+    wanted = ("nodes_created", "relationships_created", "properties_set", "nodes_deleted", "relationships_deleted")
+    for line in stats:
+        name, _, value = (line.decode() if isinstance(line, bytes) else str(line)).partition(":")
+        key = name.strip().lower().replace(" ", "_")
+        if key in wanted:
+            counts[key] = int(float(value))
+    return WriteSummary(batches=1, **counts)
+
+
 DEADLINE_GRACE_S = 2.0
 """How long past a query's own timeout the client waits for a server that does not answer."""
 
@@ -210,7 +222,16 @@ class FalkorDBGraphStore:
         limit = max_rows or self.max_result_rows
         return [{name: _convert(v) for name, v in zip(names, row, strict=True)} for row in result.result_set[:limit]]
 
-    async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
+    async def execute(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        marker: tuple[str, Mapping[str, Any]] | None = None,
+    ) -> WriteSummary:
+        if marker is not None:
+            return await self._execute_with_marker(namespace, cypher, params, marker)
         graph = self._graph(namespace)
         try:
             async with self._slot():
@@ -225,6 +246,39 @@ class FalkorDBGraphStore:
             nodes_deleted=int(result.nodes_deleted),
             relationships_deleted=int(result.relationships_deleted),
         )
+
+    async def _execute_with_marker(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None,
+        marker: tuple[str, Mapping[str, Any]],
+    ) -> WriteSummary:
+        """The statement and its bookkeeping write in one ``MULTI``/``EXEC``: no save (periodic or ours) and no
+        other client can fall between them, so a journal marker is exactly as durable as the statement it counts.
+        A statement the engine refuses changes nothing, but the marker after it still runs (Redis transactions do
+        not roll back): the caller resets the marker when this raises."""
+        graph = self._graph(namespace)
+        timeout_ms = str(int(1000 * self.write_timeout_s))
+        queries = [(cypher, params), marker]
+        try:
+            async with self._slot():
+                pipe = self._db.connection.pipeline(transaction=True)
+                for q, p in queries:
+                    text = graph._build_params_header(dict(p)) + q if p else q
+                    pipe.execute_command("GRAPH.QUERY", graph.name, text, "--compact", "timeout", timeout_ms)
+                replies = await asyncio.wait_for(
+                    pipe.execute(raise_on_error=False), self.write_timeout_s + DEADLINE_GRACE_S
+                )
+        except TimeoutError as exc:
+            raise DependencyTimeoutError("falkordb", "no answer from the graph server in time") from exc
+        except (redis_errors.RedisError, OSError) as exc:
+            raise self._map_error(exc) from exc
+        for reply in replies:  # a refused query is the reply; a run-time error ends an otherwise normal reply
+            error = reply if isinstance(reply, Exception) else reply[-1] if isinstance(reply, list) and reply else None
+            if isinstance(error, Exception):
+                raise self._map_error(error)
+        return _summary_of(replies[0][-1])
 
     async def write(
         self,

@@ -141,15 +141,28 @@ class Neo4jGraphStore:
         except (neo.DriverError, OSError) as exc:
             raise self._map_error(exc) from exc
 
-    async def execute(self, namespace: str, cypher: str, params: Mapping[str, Any] | None = None) -> WriteSummary:
+    async def execute(
+        self,
+        namespace: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        marker: tuple[str, Mapping[str, Any]] | None = None,
+    ) -> WriteSummary:
         from neo4j import Query
         from neo4j import exceptions as neo
 
         query = Query(cypher, timeout=self.write_timeout_s)  # type: ignore[arg-type]
         try:
             async with self._require().session(database=self._db(namespace)) as session:
-                result = await session.run(query, dict(params or {}))
-                summary = await result.consume()
+                if marker is None:
+                    result = await session.run(query, dict(params or {}))
+                    summary = await result.consume()
+                else:  # the statement and its bookkeeping write commit together or not at all
+                    async with await session.begin_transaction(timeout=self.write_timeout_s) as tx:
+                        summary = await (await tx.run(cypher, dict(params or {}))).consume()
+                        await (await tx.run(marker[0], dict(marker[1]))).consume()
+                        await tx.commit()
         except (neo.Neo4jError, neo.DriverError, OSError) as exc:
             raise self._map_error(exc) from exc
         c = summary.counters

@@ -44,6 +44,16 @@ class GraphStoreContract:
         assert again.nodes_created == 0 and again.relationships_created == 0
         assert await store.counts("t2") == (4, 3)
 
+    async def test_a_statement_and_its_marker_are_applied_together(self, store: GraphStore) -> None:
+        marker = ("MERGE (j:_Mark {k: 'm'}) SET j.done = $done", {"done": 1})
+        s = await store.execute("t9", "CREATE (:Movie {name: 'Kismet'}), (:Movie {name: 'Blockade'})", marker=marker)
+        assert s.nodes_created == 2  # the statement's own counts, not the marker's
+        done = "MATCH (j:_Mark {k: 'm'}) RETURN j.done AS done"
+        assert await store.read("t9", done) == [{"done": 1}]
+        with pytest.raises(QueryRejectedError):  # a refused statement is an error, with or without a marker
+            await store.execute("t9", "CREATE (x:Movie {name: 'x'}) RETURN y", marker=(marker[0], {"done": 2}))
+        assert await store.read("t9", "MATCH (m:Movie) RETURN count(m) AS n") == [{"n": 2}]
+
     async def test_read_refuses_writes(self, store: GraphStore) -> None:
         await store.write("t3", LOAD, ROWS)
         with pytest.raises(QueryRejectedError):

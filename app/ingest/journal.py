@@ -1,0 +1,129 @@
+"""The ingest journal: every ingest leaves a node in the namespace it writes to before its first write and removes it
+as its last, so a half-done ingest is found after a crash and finished.
+
+An entry (``_IngestJournal``, keyed by the content's SHA-256) holds what is needed to run the ingest again: the
+source path and its digest, or the inline content itself (up to ``ingest.journal_payload_bytes``); and, for a Cypher
+script, how many statements are done (``_next``), written in the same transaction as each statement
+(``GraphStore.execute(marker=...)``) so a script that is not idempotent is resumed, never run twice. Triples and
+documents are idempotent (MERGEs, upserts, page digests written last) and are simply run again.
+
+States: ``running`` (its owner's heartbeat is fresh: someone is at it), ``interrupted`` (the service stopped mid-way)
+and ``failed`` (an error was returned to the caller; kept so ``/namespaces`` shows the namespace as incomplete until
+the same content is ingested again). A ``running`` entry whose owner is gone (its heartbeat older than
+``ingest.journal_lease_s``, or any owner but this process where the embedded data-dir lock makes this process the
+only writer) and an ``interrupted`` one are finished by ``Ingestor.recover()`` at start-up.
+
+The entry is made durable (``GraphStore.flush``) before any vector is written: a crash can then never leave vectors
+the graph does not know about without a journal entry saying so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from app.cypher import queries as Q
+from app.errors import IngestConflictError
+from app.stores.graph.base import GraphStore
+
+log = logging.getLogger(__name__)
+
+RUNNING, INTERRUPTED, FAILED = "running", "interrupted", "failed"
+
+
+@dataclass
+class JournalEntry:
+    namespace: str
+    sha: str
+    kind: str
+    next: int = 0
+    """Statements of a Cypher script already applied (the resume point)."""
+
+
+class IngestJournal:
+    def __init__(self, graph: GraphStore, *, lease_s: float, exclusive: bool) -> None:
+        self.graph = graph
+        self.lease_s = lease_s
+        self.exclusive = exclusive
+        """This process is the graph's only writer (the embedded data dir's lock): any other owner is dead."""
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+    def abandoned(self, row: dict[str, Any]) -> bool:
+        """The entry is not being worked on by a live process (so it may be taken over or finished)."""
+        if row["state"] != RUNNING:
+            return True
+        if row["owner"] == self.owner:
+            return False
+        return self.exclusive or time.time() - float(row["beat"] or 0) > self.lease_s
+
+    async def entries(self, namespace: str) -> list[dict[str, Any]]:
+        return await self.graph.read(namespace, Q.JOURNAL_OPEN, max_rows=100_000)
+
+    async def begin(
+        self, namespace: str, kind: str, sha: str, source: dict[str, Any], payload: str | None
+    ) -> JournalEntry:
+        """Open (or take over) the entry of this content, durably. ``IngestConflictError`` when a live process is
+        running the same ingest."""
+        row = next((r for r in await self.entries(namespace) if r["sha"] == sha), None)
+        if row is not None and not self.abandoned(row):
+            raise IngestConflictError(
+                f"this content is already being ingested into {namespace!r}; retry when it is done",
+                details={"started": row["started"]},
+            )
+        params = {
+            "sha": sha,
+            "kind": kind,
+            "owner": self.owner,
+            "now": time.time(),
+            "source": json.dumps(source, sort_keys=True),
+            "payload": payload,
+        }
+        await self.graph.execute(namespace, Q.JOURNAL_BEGIN, params)
+        await self.graph.flush()
+        resumed = int(row["next"] or 0) if row is not None else 0
+        if row is not None:
+            log.warning("ingest into %r: taking over a %s %s ingest at step %d", namespace, row["state"], kind, resumed)
+        return JournalEntry(namespace, sha, kind, next=resumed)
+
+    def marker(self, entry: JournalEntry, done: int) -> tuple[str, dict[str, Any]]:
+        """The bookkeeping write that records ``done`` statements, to run atomically with the statement."""
+        return Q.JOURNAL_NEXT, {"sha": entry.sha, "next": done}
+
+    async def end(self, entry: JournalEntry) -> None:
+        await self.graph.execute(entry.namespace, Q.JOURNAL_END, {"sha": entry.sha})
+
+    async def stop(self, namespace: str, sha: str, state: str, error: str, *, done: int | None = None) -> None:
+        await self.graph.execute(namespace, Q.JOURNAL_STOP, {"sha": sha, "state": state, "error": error[:2000]})
+        if done is not None:
+            await self.graph.execute(namespace, Q.JOURNAL_NEXT, {"sha": sha, "next": done})
+
+    @contextlib.asynccontextmanager
+    async def heartbeat(self, entry: JournalEntry) -> AsyncIterator[None]:
+        """Refresh the entry's heartbeat every third of the lease while the ingest runs, so other replicas know it
+        is alive."""
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(self.lease_s / 3)
+                try:
+                    params = {"sha": entry.sha, "owner": self.owner, "now": time.time()}
+                    await self.graph.execute(entry.namespace, Q.JOURNAL_BEAT, params)
+                except Exception as exc:  # the ingest itself will hit the same fault and report it
+                    log.warning("ingest journal heartbeat failed: %s", exc)
+
+        task = asyncio.create_task(beat())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,259 @@
+"""The ingest journal (``app/ingest/journal.py``): an ingest cut off by an error, a stop or kill -9 of the service is
+found and finished, and ends with the same counts as a clean ingest; a Cypher script of CREATEs is resumed after
+its last applied statement, never applied twice."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.container import Container
+from app.cypher import queries as Q
+from app.errors import DependencyError
+from app.ingest.parsers import Triple
+from tests.app.stores.test_embedded_faults import _alive
+from tests.conftest import ADMIN_TOKEN, ROOT, make_settings
+
+
+def script(n: int) -> str:
+    """``n`` CREATE statements (not idempotent: run twice, it doubles) linking people to towns."""
+    lines = [f"CREATE (:Person {{name: 'Walker {i}'}})-[:LIVES_IN]->(:Town {{name: 'Town {i}'}});" for i in range(n)]
+    return "\n".join(lines)
+
+
+def fail_at(c: Container, k: int, action: Callable[[], Awaitable[Any]]) -> None:
+    """Make the ``k``-th statement of a script (a write with a journal marker) run ``action`` instead."""
+    real, calls = c.graph.execute, {"n": 0}
+
+    async def execute(namespace: str, cypher: str, params: Any = None, *, marker: Any = None) -> Any:
+        if marker is not None:
+            calls["n"] += 1
+            if calls["n"] == k:
+                c.graph.execute = real  # type: ignore[method-assign]
+                return await action()
+        return await real(namespace, cypher, params, marker=marker)
+
+    c.graph.execute = execute  # type: ignore[method-assign]
+
+
+async def test_a_script_cut_off_by_an_error_is_resumed_not_run_twice(tmp_path: Path) -> None:
+    c = await Container.start(make_settings(tmp_path), with_llm=False)
+    try:
+        clean = await c.ingestor.ingest_cypher("clean", script(30))
+        expected = await c.graph.counts("clean")
+        assert expected == (60, 30) and clean.counts["nodes_created"] == 60
+
+        async def boom() -> None:
+            raise DependencyError("falkordb", "connection reset")
+
+        fail_at(c, 12, boom)  # 11 statements applied, then the 12th fails
+        with pytest.raises(DependencyError):
+            await c.ingestor.ingest_cypher("cut", script(30))
+        [pending] = await c.ingestor.pending("cut")
+        assert pending["state"] == "failed" and "connection reset" in pending["error"]
+        assert (await c.graph.counts("cut"))[1] == 11
+
+        again = await c.ingestor.ingest_cypher("cut", script(30))  # the same script again
+        assert again.counts["statements_resumed_after"] == 11
+        assert await c.graph.counts("cut") == expected  # not 41 relationships: nothing applied twice
+        assert await c.ingestor.pending("cut") == []
+    finally:
+        await c.close()
+
+
+async def test_an_ingest_stopped_mid_way_is_finished_at_start_up(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    c = await Container.start(settings, with_llm=False)
+    triples = [Triple(f"Walker {i}", "lives_in", f"Town {i % 7}") for i in range(40)]
+    try:
+        await c.ingestor.ingest_cypher("clean", script(30))
+        await c.ingestor.ingest_triples("clean_kg", triples)
+        expected = [await c.graph.counts("clean"), await c.graph.counts("clean_kg")]
+        started = asyncio.Event()
+
+        async def hang() -> None:
+            started.set()
+            await asyncio.sleep(3600)
+
+        fail_at(c, 9, hang)
+        task = asyncio.create_task(c.ingestor.detached(c.ingestor.ingest_cypher("cut", script(30))))
+        await started.wait()
+        await c.ingestor.close()  # what the lifespan does on shutdown: the ingest is interrupted
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        [pending] = await c.ingestor.pending("cut")
+        assert pending["state"] == "interrupted"
+        # a triples ingest whose process died: its entry is still "running", under an owner that is gone
+        rows = {"triples": [[t.subject, t.relation, t.object] for t in triples], "labels": {}}
+        sha, payload = c.ingestor._payload(rows)
+        entry = {"sha": sha, "kind": "triples", "owner": "gone:1:x", "now": time.time(), "source": "{}"}
+        await c.graph.execute("cut_kg", Q.JOURNAL_BEGIN, entry | {"payload": payload})
+        await c.graph.write("cut_kg", Q.merge_entities(None), [{"name": "Walker 0", "id": "x"}])
+        await c.graph.flush()
+    finally:
+        await c.close()
+
+    again = await Container.start(settings, with_llm=False)
+    try:
+        assert await again.ingestor.recover() == {"finished": 2}
+        assert [await again.graph.counts("cut"), await again.graph.counts("cut_kg")] == expected
+        assert await again.ingestor.pending("cut") == [] and await again.ingestor.pending("cut_kg") == []
+        hits = await again.vectors.search("cut_kg__entities", (await again.embedder.embed(["Walker 3"]))[0], top_k=1)
+        assert hits and hits[0].payload["name"] == "Walker 3"  # the vectors were finished too
+    finally:
+        await again.close()
+
+
+async def test_a_changed_source_file_is_not_guessed_at(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "data")
+    source = tmp_path / "kg.cypher"
+    source.write_text(script(10), encoding="utf-8")
+    c = await Container.start(settings, with_llm=False)
+    try:
+
+        async def hang() -> None:
+            await asyncio.sleep(3600)
+
+        fail_at(c, 4, hang)
+        task = asyncio.create_task(c.ingestor.detached(c.ingestor.ingest_path("src", "cypher", source)))
+        await asyncio.sleep(0.5)
+        await c.ingestor.close()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        source.write_text(script(12), encoding="utf-8")  # edited while the service was down
+        assert await c.ingestor.recover() == {"source_changed": 1}
+        [pending] = await c.ingestor.pending("src")
+        assert pending["state"] == "failed" and "changed" in pending["error"]
+        assert pending["source"]["path"] == str(source)
+    finally:
+        await c.close()
+
+
+# --- kill -9 of the whole service mid-ingest ------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False).stdout
+    return [int(x) for x in out.split()]
+
+
+class Service:
+    def __init__(self, data_dir: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = os.environ | {
+            "GRAPHRAG_SERVER__ADMIN_TOKEN": ADMIN_TOKEN,
+            "GRAPHRAG_RERANKER__BACKEND": "off",
+            "GRAPHRAG_SERVER__REQUEST_TIMEOUT_S": "600",
+        }
+        self.log = open(data_dir.parent / f"service-{self.port}.log", "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.client = httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=httpx.Timeout(120)
+        )
+        deadline = time.monotonic() + 180
+        while True:
+            assert self.proc.poll() is None, "the service exited at start-up"
+            try:
+                if self.client.get("/readyz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the service was not ready in 180 s"
+            time.sleep(0.25)
+
+    def namespaces(self) -> dict[str, dict[str, Any]]:
+        return {n["namespace"]: n for n in self.client.get("/namespaces").json()["namespaces"]}
+
+    def stop(self) -> None:
+        self.client.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[list[Service]]:
+    started: list[Service] = []
+    yield started
+    for s in started:
+        s.stop()
+
+
+def test_kill_9_of_the_service_mid_ingest_leaves_no_orphan_and_the_ingest_is_finished(
+    tmp_path: Path, services: list[Service]
+) -> None:
+    data = tmp_path / "data"
+    body = {"namespace": "big", "format": "cypher", "cypher": script(1500)}
+    first = Service(data)
+    services.append(first)
+    graph_server = _children(first.proc.pid)
+    assert graph_server, "the embedded graph server should be a child of the service"
+
+    def post() -> None:
+        with contextlib.suppress(httpx.HTTPError):  # the service is killed under it
+            first.client.post("/admin/ingest", json=body)
+
+    sender = threading.Thread(target=post, daemon=True)
+    sender.start()
+    deadline = time.monotonic() + 60
+    while not first.namespaces().get("big", {}).get("ingests"):  # the ingest is under way
+        assert time.monotonic() < deadline, "the ingest never showed up as running"
+        time.sleep(0.05)
+    assert first.namespaces()["big"]["ingests"][0]["state"] == "running"
+    first.proc.kill()  # kill -9: no shutdown code runs
+    first.proc.wait()
+    sender.join(30)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in graph_server) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in graph_server), "the graph server outlived the killed service"
+
+    second = Service(data)  # start-up finds the ingest cut off and finishes it
+    services.append(second)
+    deadline = time.monotonic() + 120
+    while "ingests" in second.namespaces()["big"]:  # listed until it is finished
+        assert time.monotonic() < deadline, "the interrupted ingest was not finished"
+        time.sleep(0.25)
+    done = second.namespaces()["big"]
+    metrics = second.client.get("/metrics").text
+    assert 'graphrag_ingest_recovered_total{outcome="finished"} 1.0' in metrics
+    # the same script into a fresh namespace: the clean counts
+    clean = second.client.post("/admin/ingest", json=body | {"namespace": "clean"})
+    assert clean.status_code == 200, clean.text
+    reference = second.namespaces()["clean"]
+    assert (done["nodes"], done["relationships"]) == (reference["nodes"], reference["relationships"]) == (3000, 1500)
+    # and sending it again (what a client that lost its answer does) changes nothing
+    resent = second.client.post("/admin/ingest", json=body)
+    assert resent.status_code == 200 and resent.json()["counts"].get("statements_skipped") == 1500
+    assert second.namespaces()["big"]["nodes"] == 3000
