@@ -15,6 +15,8 @@ class AppError(Exception):
     status: int = 500
     code: str = "internal_error"
     retryable: bool = False
+    retry_after_s: int | None = None
+    """Sent as ``Retry-After`` (seconds) with the error."""
 
     def __init__(self, message: str, *, details: Any = None, code: str | None = None) -> None:
         super().__init__(message)
@@ -72,6 +74,7 @@ class DependencyError(AppError):
     status = 503
     code = "dependency_unavailable"
     retryable = True
+    retry_after_s = 2
 
     def __init__(self, backend: str, message: str, *, details: Any = None) -> None:
         super().__init__(f"{backend}: {message}", details=details)

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.auth import ANONYMOUS, KeyStore, Principal, RateLimiter, principal_of
 from app.container import Container
-from app.errors import AppError, DependencyError, OverloadedError
+from app.errors import AppError, DependencyError
 from app.observability import BACKEND_ERRORS, REQUEST_LATENCY, REQUESTS, request_id_var, setup_logging
 from app.retrievers.registry import enabled_modes, installed_modes
 from app.routers import admin, ask, health, retrieve
@@ -287,7 +287,7 @@ def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(request: Request, exc: AppError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, OverloadedError) else None
+        headers = {"Retry-After": str(exc.retry_after_s)} if exc.retryable and exc.retry_after_s else None
         if isinstance(exc, DependencyError):  # a failed request; degraded ones count where they degrade
             BACKEND_ERRORS.labels(backend=exc.backend).inc()
         if exc.status >= 500:

@@ -57,7 +57,9 @@ def _summary_of(stats: Sequence[Any]) -> WriteSummary:
 
 
 DEADLINE_GRACE_S = 2.0
-"""How long past a query's own timeout the client waits for a server that does not answer."""
+"""How long past a write's own timeout the client waits for a server that does not answer."""
+SERVER_SHARE = 0.9
+"""The share of a read's deadline given to the server's own timeout; the client gives up at the deadline itself."""
 
 
 class FalkorDBGraphStore:
@@ -202,13 +204,14 @@ class FalkorDBGraphStore:
         max_rows: int | None = None,
     ) -> list[Record]:
         graph = self._graph(namespace)
-        timeout_ms = int(1000 * (timeout_s or self.query_timeout_s))
+        deadline_s = timeout_s or self.query_timeout_s
         try:
-            # the server's own timeout, and ours: a paused (SIGSTOP) server answers nothing at all
+            # ours is the query deadline: a paused (SIGSTOP) server answers nothing at all. The server's own
+            # timeout comes a little earlier, so a live server reports a slow query itself.
             async with self._slot():
                 result = await asyncio.wait_for(
-                    graph.ro_query(cypher, dict(params or {}), timeout=timeout_ms),
-                    timeout_ms / 1000 + DEADLINE_GRACE_S,
+                    graph.ro_query(cypher, dict(params or {}), timeout=int(1000 * deadline_s * SERVER_SHARE)),
+                    deadline_s,
                 )
         except TimeoutError as exc:
             raise DependencyTimeoutError("falkordb", "no answer from the graph server in time") from exc

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import httpx
 import pytest
 
+from app.errors import DependencyError, DependencyTimeoutError
 from tests.conftest import ADMIN_TOKEN
 
 
@@ -309,3 +311,22 @@ async def test_admin_deletes_a_document_and_retrieval_stops_returning_it(client:
             "documents"
         ]
     ] == ["Orrel Line"]
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "code"),
+    [
+        (DependencyError("qdrant", "connection refused"), 503, "dependency_unavailable"),
+        (DependencyTimeoutError("falkordb", "no answer from the graph server in time"), 504, "dependency_timeout"),
+    ],
+)
+async def test_a_failed_dependency_says_when_to_retry(
+    client: httpx.AsyncClient, container: Any, monkeypatch: pytest.MonkeyPatch, error: Exception, status: int, code: str
+) -> None:
+    async def failing(req: Any) -> Any:
+        raise error
+
+    monkeypatch.setattr(container.qa, "retrieve", failing)
+    r = await client.post("/retrieve", json={"question": "q", "namespace": "demo", "cache": False})
+    assert r.status_code == status and r.json()["error"]["code"] == code and r.json()["error"]["retryable"]
+    assert r.headers["retry-after"] == "2"

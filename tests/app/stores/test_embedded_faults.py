@@ -99,9 +99,7 @@ async def test_a_dead_graph_server_is_restarted_and_a_paused_one_times_out(tmp_p
             t0 = time.monotonic()
             with pytest.raises(DependencyTimeoutError):
                 await g.read("f", "MATCH (t:Thing) RETURN t.name AS name")
-            assert (
-                time.monotonic() - t0 < 10
-            )  # the 1 s query deadline plus the 2 s grace; it was the 305 s socket timeout
+            assert time.monotonic() - t0 < 1.5  # within the 1 s query deadline; it was the 305 s socket timeout
         finally:
             os.kill(paused, signal.SIGCONT)
         await asyncio.sleep(0.2)
