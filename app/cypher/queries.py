@@ -204,9 +204,11 @@ JOURNAL_STOP = f"MATCH {_J} SET j._state = $state, j._error = $error, j._owner =
 JOURNAL_END = f"MATCH {_J} DELETE j"
 JOURNAL_OPEN = (
     f"MATCH (j:{JOURNAL_LABEL}) RETURN j._sha AS sha, j._kind AS kind, j._state AS state, j._owner AS owner, "
-    "j._beat AS beat, j._started AS started, j._source AS source, j._payload AS payload, j._next AS next, "
-    "j._error AS error ORDER BY j._started"
+    "j._beat AS beat, j._started AS started, j._source AS source, j._next AS next, j._error AS error "
+    "ORDER BY j._started"
 )
+JOURNAL_PAYLOAD = f"MATCH {_J} RETURN j._payload AS payload"
+"""The kept content (up to 20 MB) is read only to finish an ingest, never to list entries."""
 COUNT_NODES_QUERY = f"MATCH (n) WHERE NOT n:{INGEST_LOG_LABEL} AND NOT n:{JOURNAL_LABEL} RETURN count(n) AS c"
 COUNT_RELS_QUERY = "MATCH ()-[r]->() RETURN count(r) AS c"
 

@@ -210,10 +210,11 @@ class Ingestor:
                 return "source_changed"
             await self.ingest_path(namespace, kind, path, labels_path=labels, force=True)
             return "finished"
-        if row["payload"] is None:
+        kept = await self.graph.read(namespace, Q.JOURNAL_PAYLOAD, {"sha": sha}, max_rows=1)
+        if not kept or kept[0]["payload"] is None:
             await self.journal.stop(namespace, sha, FAILED, "the content was too large to keep: ingest it again")
             return "content_not_kept"
-        data = json.loads(row["payload"])
+        data = json.loads(kept[0]["payload"])
         if kind == "documents":
             await self.ingest_documents(namespace, [Document.from_dict(d) for d in data["documents"]])
         elif kind == "cypher":
