@@ -37,6 +37,28 @@ async def ingest_demo(data: Path, data_dir: Path) -> list[dict[str, Any]]:
         await c.close()
 
 
+def start_service(
+    data_dir: Path, port: int, *, env: dict[str, str] | None = None, stdout: Any = None
+) -> subprocess.Popen[bytes]:
+    """``python -m app serve`` on 127.0.0.1:``port`` over ``data_dir`` (extra ``GRAPHRAG_*`` settings in ``env``),
+    as a child process; ``wait_ready`` waits for it, ``stop_service`` stops it."""
+    full = {**os.environ, "GRAPHRAG_DATA_DIR": str(data_dir), **(env or {})}
+    cmd = [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return subprocess.Popen(cmd, env=full, stdout=stdout, stderr=subprocess.STDOUT if stdout is not None else None)
+
+
+def stop_service(proc: subprocess.Popen[bytes], timeout_s: float = 60) -> None:
+    """SIGTERM (the service shuts down cleanly), then SIGKILL if it has not exited within ``timeout_s``."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def wait_ready(base: str, proc: subprocess.Popen[bytes], timeout_s: float = 300) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -58,9 +80,8 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
 
     base = f"http://127.0.0.1:{port}"
     print(f"== starting the server on {base}", flush=True)
-    env = {**os.environ, "GRAPHRAG_DATA_DIR": str(data_dir)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)], env=env)
+    proc = start_service(data_dir, port)
     questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
     answered = found = cited_support = kg_hits = kg_total = 0
     latencies: list[float] = []
@@ -110,11 +131,7 @@ def run_demo(data: Path, *, port: int, data_dir: Path) -> int:
                     kg_hits += _show_text2cypher(client, q)
     finally:
         print("\n== stopping the server", flush=True)
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_service(proc)
     n = len(questions)
     latencies.sort()
     p50 = latencies[len(latencies) // 2] if latencies else 0.0

@@ -19,10 +19,7 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 import statistics
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -31,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from app.demo import ingest_demo, wait_ready
+from app.demo import ingest_demo, start_service, stop_service, wait_ready
 
 
 @dataclass
@@ -169,9 +166,8 @@ def run_load(
     print(f"== ingesting {data} into {data_dir}", flush=True)
     asyncio.run(ingest_demo(data, data_dir))
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "GRAPHRAG_DATA_DIR": str(data_dir), "GRAPHRAG_CACHE__BACKEND": "off"}
-    env.setdefault("GRAPHRAG_SERVER__LOG_LEVEL", "WARNING")  # no access line per request
-    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)], env=env)
+    quiet = os.environ.get("GRAPHRAG_SERVER__LOG_LEVEL", "WARNING")  # no access line per request
+    proc = start_service(data_dir, port, env={"GRAPHRAG_CACHE__BACKEND": "off", "GRAPHRAG_SERVER__LOG_LEVEL": quiet})
     questions = [json.loads(x)["question"] for x in (data / "questions.jsonl").read_text().splitlines() if x.strip()]
     try:
         wait_ready(base, proc)
@@ -195,11 +191,7 @@ def run_load(
                 )
         after = rss_mb(proc.pid)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_service(proc)
     result = {
         "host": f"{os.cpu_count()} cores",
         "per_client": per_client,

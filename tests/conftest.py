@@ -10,6 +10,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import random
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
 from app.container import Container
+from app.demo import start_service, stop_service, wait_ready
 from app.main import create_app
 from app.settings import LLMSettings, ServerSettings, Settings
 
@@ -30,6 +32,40 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "data" / "demo"
 SHARED = ROOT.parent / "shared" / "data"
 ADMIN_TOKEN = "test-admin-token-123"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Service:
+    """``python -m app serve`` over ``data_dir`` as a child process (``app.demo.start_service``), ready when built;
+    its output goes to ``log_path``; ``client`` carries the admin token."""
+
+    def __init__(self, data_dir: Path, *, env: dict[str, str], log_path: Path | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path or data_dir.parent / f"service-{self.port}.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = start_service(data_dir, self.port, env=env, stdout=self.log)
+        self.client = httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=httpx.Timeout(120)
+        )
+        try:
+            wait_ready(self.url, self.proc, timeout_s=180)
+        except RuntimeError as exc:
+            self.stop()
+            raise AssertionError(f"{exc}\n{self.log_path.read_text(errors='replace')[-3000:]}") from exc
+
+    def namespaces(self) -> dict[str, dict[str, Any]]:
+        return {n["namespace"]: n for n in self.client.get("/namespaces").json()["namespaces"]}
+
+    def stop(self) -> None:
+        self.client.close()
+        stop_service(self.proc)
+        self.log.close()
 
 
 def make_settings(data_dir: Path, **overrides: object) -> Settings:

@@ -200,7 +200,9 @@ JOURNAL_BEGIN = (
 )
 JOURNAL_BEAT = f"MATCH {_J} WHERE j._owner = $owner SET j._beat = $now"
 JOURNAL_NEXT = f"MATCH {_J} SET j._next = $next"
-JOURNAL_STOP = f"MATCH {_J} SET j._state = $state, j._error = $error, j._owner = NULL"
+JOURNAL_STOP = (
+    f"MATCH {_J} SET j._state = $state, j._error = $error, j._owner = NULL, j._next = coalesce($next, j._next)"
+)
 JOURNAL_END = f"MATCH {_J} DELETE j"
 JOURNAL_OPEN = (
     f"MATCH (j:{JOURNAL_LABEL}) RETURN j._sha AS sha, j._kind AS kind, j._state AS state, j._owner AS owner, "

@@ -102,9 +102,9 @@ class IngestJournal:
         await self.graph.execute(entry.namespace, Q.JOURNAL_END, {"sha": entry.sha})
 
     async def stop(self, namespace: str, sha: str, state: str, error: str, *, done: int | None = None) -> None:
-        await self.graph.execute(namespace, Q.JOURNAL_STOP, {"sha": sha, "state": state, "error": error[:2000]})
-        if done is not None:
-            await self.graph.execute(namespace, Q.JOURNAL_NEXT, {"sha": sha, "next": done})
+        """Mark the entry ``interrupted`` or ``failed`` (with the reason), and with ``done`` its resume point."""
+        params = {"sha": sha, "state": state, "error": error[:2000], "next": done}
+        await self.graph.execute(namespace, Q.JOURNAL_STOP, params)
 
     @contextlib.asynccontextmanager
     async def heartbeat(self, entry: JournalEntry) -> AsyncIterator[None]:

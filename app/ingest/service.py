@@ -238,6 +238,17 @@ class Ingestor:
         keep = len(text.encode("utf-8")) <= self.settings.ingest.journal_payload_bytes
         return sha, (text if keep else None)
 
+    async def _inline(
+        self,
+        namespace: str,
+        kind: str,
+        data: dict[str, Any],
+        work: Callable[[JournalEntry], Awaitable[IngestReport]],
+    ) -> IngestReport:
+        """``work`` under a journal entry keyed by, and keeping, the inline content ``data``."""
+        sha, payload = self._payload(data)
+        return await self._journaled(namespace, kind, sha, {"inline": True}, payload, work)
+
     # --- public entry points --------------------------------------------------------------------------------
     async def ingest_path(
         self,
@@ -288,12 +299,11 @@ class Ingestor:
     ) -> IngestReport:
         labels = labels or {}
         data = {"triples": [[t.subject, t.relation, t.object] for t in triples], "labels": labels}
-        sha, payload = self._payload(data)
 
         async def work(entry: JournalEntry) -> IngestReport:
             return await self._triples(namespace, triples, labels, fmt=fmt, progress=progress)
 
-        return await self._journaled(namespace, fmt, sha, {"inline": True}, payload, work)
+        return await self._inline(namespace, fmt, data, work)
 
     async def _triples(
         self,
@@ -367,12 +377,11 @@ class Ingestor:
         """Documents as a graph (``app/ingest/structure.py``) with vectors for chunks, pages, sections and the
         entities they cite. A document whose digest is unchanged is skipped; an edited one has its chunks,
         subchapters, citations and vectors replaced (entities only it used go with them)."""
-        sha, payload = self._payload({"documents": [asdict(d) for d in documents]})
 
         async def work(entry: JournalEntry) -> IngestReport:
             return await self._documents(namespace, documents, progress=progress)
 
-        return await self._journaled(namespace, "documents", sha, {"inline": True}, payload, work)
+        return await self._inline(namespace, "documents", {"documents": [asdict(d) for d in documents]}, work)
 
     async def _documents(self, namespace: str, documents: Sequence[Document], *, progress: Progress) -> IngestReport:
         t0 = time.perf_counter()
@@ -602,12 +611,11 @@ class Ingestor:
         found = await self.graph.read(namespace, Q.PAGE_CHUNK_TOTAL, {"id": doc_id}, max_rows=1)
         if not found:
             raise NotFoundError(f"namespace {namespace!r} has no document {doc_id!r}", details={"id": doc_id})
-        sha, payload = self._payload({"delete": doc_id})
 
         async def work(entry: JournalEntry) -> IngestReport:
             return await self._delete(namespace, doc_id, int(found[0]["chunks"]))
 
-        return await self._journaled(namespace, "delete", sha, {"inline": True}, payload, work)
+        return await self._inline(namespace, "delete", {"delete": doc_id}, work)
 
     async def _delete(self, namespace: str, doc_id: str, chunks: int) -> IngestReport:
         t0 = time.perf_counter()
@@ -630,12 +638,11 @@ class Ingestor:
         """Run a Cypher script once (a script already run, by SHA-256, is skipped). Each statement is applied
         together with the journal's count of statements done, so a script cut off by a crash resumes after its
         last applied statement: a script of ``CREATE`` s is never applied twice."""
-        sha, payload = self._payload({"script": script})
 
         async def work(entry: JournalEntry) -> IngestReport:
             return await self._cypher(entry, script, progress=progress)
 
-        return await self._journaled(namespace, "cypher", sha, {"inline": True}, payload, work)
+        return await self._inline(namespace, "cypher", {"script": script}, work)
 
     async def _cypher(self, entry: JournalEntry, script: str, *, progress: Progress) -> IngestReport:
         namespace = entry.namespace

@@ -10,7 +10,10 @@ COMMON_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "Missing or unknown API key (keys are configured)"},
     403: {"model": ErrorResponse, "description": "The key may not use this namespace (or this admin route)"},
     429: {"model": ErrorResponse, "description": "Over the key's rate (see Retry-After)", "headers": RETRY_AFTER},
-    504: {"model": ErrorResponse, "description": "No response within server.request_timeout_s"},
+    504: {
+        "model": ErrorResponse,
+        "description": "A backend timed out (see Retry-After), or no response within server.request_timeout_s",
+    },
 }
 """What any route but the probes may answer (the auth and deadline middlewares)."""
 
@@ -26,5 +29,4 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": "Overloaded or a backend is unavailable (see Retry-After)",
         "headers": RETRY_AFTER,
     },
-    504: {"model": ErrorResponse, "description": "A backend timed out, or no response within the request deadline"},
 }

@@ -7,16 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
@@ -32,8 +27,7 @@ from schemathesis.specs.openapi.checks import (
 
 from app.auth import KeyStore
 from app.demo import ingest_demo
-from tests.app.ingest.test_journal import _free_port
-from tests.conftest import ADMIN_TOKEN, DEMO, ROOT
+from tests.conftest import ADMIN_TOKEN, DEMO, Service
 
 pytestmark = pytest.mark.fuzz
 
@@ -46,39 +40,14 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     data_dir = tmp_path_factory.mktemp("fuzz")
     asyncio.run(ingest_demo(DEMO, data_dir))
     reader = KeyStore(data_dir / "keys.json").create("fuzz reader", ["*"], rate_per_min=100_000)[1]
-    port = _free_port()
-    env = os.environ | {
-        "GRAPHRAG_DATA_DIR": str(data_dir),
+    env = {
         "GRAPHRAG_SERVER__ADMIN_TOKEN": ADMIN_TOKEN,
         "GRAPHRAG_LLM__MAX_NEW_TOKENS": "8",
         "GRAPHRAG_CACHE__BACKEND": "off",
     }
-    log = open(data_dir / "service.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        assert proc.poll() is None, (data_dir / "service.log").read_text()[-3000:]
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, "the service was not ready in 180 s"
-        time.sleep(0.25)
-    yield {"base": base, "reader": reader, "proc": proc, "log": data_dir / "service.log"}
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    svc = Service(data_dir, env=env, log_path=data_dir / "service.log")
+    yield {"base": svc.url, "reader": reader, "proc": svc.proc, "log": svc.log_path}
+    svc.stop()
 
 
 @pytest.fixture(scope="module")

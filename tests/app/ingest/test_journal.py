@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -25,7 +21,7 @@ from app.cypher import queries as Q
 from app.errors import DependencyError
 from app.ingest.parsers import Triple
 from tests.app.stores.test_embedded_faults import _alive
-from tests.conftest import ADMIN_TOKEN, ROOT, make_settings
+from tests.conftest import ADMIN_TOKEN, Service, make_settings
 
 
 def script(n: int) -> str:
@@ -145,61 +141,16 @@ async def test_a_changed_source_file_is_not_guessed_at(tmp_path: Path) -> None:
 # --- kill -9 of the whole service mid-ingest ------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _children(pid: int) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False).stdout
     return [int(x) for x in out.split()]
 
 
-class Service:
-    def __init__(self, data_dir: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = os.environ | {
-            "GRAPHRAG_SERVER__ADMIN_TOKEN": ADMIN_TOKEN,
-            "GRAPHRAG_RERANKER__BACKEND": "off",
-            "GRAPHRAG_SERVER__REQUEST_TIMEOUT_S": "600",
-        }
-        self.log = open(data_dir.parent / f"service-{self.port}.log", "wb")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        self.client = httpx.Client(
-            base_url=self.url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=httpx.Timeout(120)
-        )
-        deadline = time.monotonic() + 180
-        while True:
-            assert self.proc.poll() is None, "the service exited at start-up"
-            try:
-                if self.client.get("/readyz").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the service was not ready in 180 s"
-            time.sleep(0.25)
-
-    def namespaces(self) -> dict[str, dict[str, Any]]:
-        return {n["namespace"]: n for n in self.client.get("/namespaces").json()["namespaces"]}
-
-    def stop(self) -> None:
-        self.client.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+JOURNAL_ENV = {
+    "GRAPHRAG_SERVER__ADMIN_TOKEN": ADMIN_TOKEN,
+    "GRAPHRAG_RERANKER__BACKEND": "off",
+    "GRAPHRAG_SERVER__REQUEST_TIMEOUT_S": "600",
+}
 
 
 @pytest.fixture
@@ -215,7 +166,7 @@ def test_kill_9_of_the_service_mid_ingest_leaves_no_orphan_and_the_ingest_is_fin
 ) -> None:
     data = tmp_path / "data"
     body = {"namespace": "big", "format": "cypher", "cypher": script(1500)}
-    first = Service(data)
+    first = Service(data, env=JOURNAL_ENV)
     services.append(first)
     graph_server = _children(first.proc.pid)
     assert graph_server, "the embedded graph server should be a child of the service"
@@ -239,7 +190,7 @@ def test_kill_9_of_the_service_mid_ingest_leaves_no_orphan_and_the_ingest_is_fin
         time.sleep(0.1)
     assert not any(_alive(p) for p in graph_server), "the graph server outlived the killed service"
 
-    second = Service(data)  # start-up finds the ingest cut off and finishes it
+    second = Service(data, env=JOURNAL_ENV)  # start-up finds the ingest cut off and finishes it
     services.append(second)
     deadline = time.monotonic() + 120
     while "ingests" in second.namespaces()["big"]:  # listed until it is finished
