@@ -148,8 +148,8 @@ class Evaluator:
                 rec["query"] = trace.query
         else:
             scored = await self._score_cypher(trace, q)
-            if scored is None:  # the gold query itself does not run on this engine: not a fair question here
-                rec["error"] = "gold_query_unsupported_by_engine"
+            if isinstance(scored, str):  # the gold query does not run here, or finds nothing: not a fair question
+                rec["error"] = scored
                 return rec
             rec["metrics"] = scored
             ranked = []
@@ -168,13 +168,18 @@ class Evaluator:
                 rec["metrics"]["answer_nli"] = self.nli.grade(q.question, answer, q.answers)
         return rec
 
-    async def _score_cypher(self, trace: Trace, q: EvalQuestion) -> dict[str, float] | None:
+    async def _score_cypher(self, trace: Trace, q: EvalQuestion) -> dict[str, float] | str:
+        """The question's metrics, or why it is not scored: its gold query does not run on this engine, or returns no
+        rows on this graph (the data set keeps only questions whose gold returns results on its own database; where
+        the graph lacks what it asks about, any query returning nothing would count as right)."""
         gold_q = q.meta["cypher"]
         if gold_q not in self._gold_rows:
             try:
                 self._gold_rows[gold_q] = await self.c.graph.read(self.ns, gold_q, max_rows=100_000)
             except AppError:
-                return None
+                return "gold_query_unsupported_by_engine"
+        if not self._gold_rows[gold_q]:
+            return "gold_returns_no_rows_here"
         if not isinstance(trace, CypherTrace) or trace.query is None:
             return {"executable": 0.0, "execution_accuracy": 0.0, "answer_accuracy": 0.0, "produced_query": 0.0}
         ok = trace.error is None

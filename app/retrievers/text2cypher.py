@@ -48,10 +48,12 @@ from app.retrievers.shapes import (
     PropertyProfiles,
     ShapeEnumerator,
     constants_used,
+    count_intent,
     mentions,
     question_literals,
     schema_terms,
     shape_reading,
+    sharing_intent,
 )
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphSchema
@@ -213,7 +215,9 @@ class Enumeration:
     """How many of the question's constants each candidate states (``shapes.constants_used``)."""
     mentions: list[int] = field(default_factory=list)
     """Per candidate, the schema words (relationship types, property keys) it uses that the question mentions,
-    less those it does not (``shapes.mentions``)."""
+    less those it does not (``shapes.mentions``), plus whether it counts when the question asks how many
+    (``shapes.count_intent``), and whether it turns back when the question asks what shares something with its
+    entity (``shapes.sharing_intent``)."""
 
 
 PREVIEW_ROWS = 10
@@ -411,7 +415,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         if lits is not None:
             out.constants = [constants_used(c, lits) for c in out.candidates]
             assert question is not None
-            out.mentions = [hit - miss for hit, miss in (mentions(question, schema_terms(c)) for c in out.candidates)]
+            out.mentions = []
+            for c in out.candidates:
+                hit, miss = mentions(question, schema_terms(c))
+                out.mentions.append(hit - miss + count_intent(question, c) + sharing_intent(question, c, miss))
         return out
 
     async def _preview(

@@ -28,10 +28,18 @@ def men_var(q, t, var):
     tb = sum(1 for a, b in zip(hs, hs[1:]) if a[1] == b[1] and a[0] != b[0])
     if var == 'nopen':   # a turn-back's second use is not penalised when unnamed
         return hit_ - max(0, miss - tb)
+    if var == 'cue':     # ... only when the question says so: same, share, also, other, co-
+        cue = re.search(r"\b(same|shares?|shared|sharing|also|other|co)\b", q.lower()) is not None
+        return hit_ - (max(0, miss - tb) if cue else miss)
+    if var.startswith('cueb'):  # ... and a turn-back is what a sharing cue asks for
+        cue = re.search(r"\b(same|shares?|shared|sharing|also|other|co)\b", q.lower()) is not None
+        b = float(var[4:] or 1)
+        return hit_ - (max(0, miss - tb) if cue else miss) + (b if cue and tb else 0)
     if var == 'once':    # a turn-back counts its relation once
         return hit_ - miss + (tb if miss >= tb else 0)
-for var in ('base', 'nopen'):
+for var in ('base', 'cue', 'cueb1', 'cueb2', 'cueb3', 'cueb4'):
     for w in (1.0,):
+      for cw in ((2.0,) if var != 'cueb2' else (1.5, 2.0, 3.0, 4.0)):
         res = {'rel': collections.Counter(), 'comb': collections.Counter()}
         for r, nw in zip(rows, new):
             if not nw: continue
@@ -40,5 +48,5 @@ for var in ('base', 'nopen'):
             res['rel'][r['hops']] += hit(r, max(top, key=lambda i: rel[i]))
             pool = [i for i in sorted(top, key=lambda i: -rel[i])[:16] if r['lp'][i] is not None]
             m = max(r['lp'][i] for i in pool); z = m + math.log(sum(math.exp(r['lp'][i] - m) for i in pool))
-            res['comb'][r['hops']] += hit(r, max(pool, key=lambda i: 2 * rel[i] + r['lp'][i] - z))
-        print(var, w, dict(sorted(res['rel'].items())), dict(sorted(res['comb'].items())))
+            res['comb'][r['hops']] += hit(r, max(pool, key=lambda i: cw * rel[i] + r['lp'][i] - z))
+        print(var, w, cw, dict(sorted(res['rel'].items())), dict(sorted(res['comb'].items())))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from app.eval.loaders import load_benchmark, load_kgqa, load_metaqa, load_text2cypher
+from app.errors import InvalidInputError
+from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark, load_kgqa, load_metaqa, load_text2cypher
 from app.eval.runner import (
+    Evaluator,
     RunLog,
     aggregate,
     answers_equal,
@@ -18,6 +21,7 @@ from app.eval.runner import (
     to_markdown,
     write_latest,
 )
+from app.retrievers.types import CypherTrace
 from app.stores.graph.base import NodeValue
 from tests.conftest import make_settings
 
@@ -86,6 +90,33 @@ def test_execution_accuracy_compares_row_multisets() -> None:
     assert not results_equal([{"n": "A", "t": "X"}], gold)
     assert not results_equal([{"n": "A", "t": "X"}] * 2 + [{"n": "B", "t": "Y"}], gold)  # multiplicity counts
     assert results_equal([{"c": 1}], [{"count(*)": 1}]) and not results_equal([{"c": 1}], [{"c": "1"}])
+
+
+async def test_a_gold_query_that_finds_nothing_here_is_not_scored() -> None:
+    """The data set keeps questions whose gold returns rows on its own database. A gold query that returns nothing on
+    this graph (a property the graph lacks) is not scored: any query finding nothing would count as right."""
+
+    class Graph:
+        async def read(self, ns: str, query: str, params: Any = None, **kw: Any) -> list[dict[str, Any]]:
+            if "votes" in query:
+                return []
+            if "BROKEN" in query:
+                raise InvalidInputError("not Cypher this engine runs")
+            return [{"m.title": "X"}]
+
+    class C:
+        graph = Graph()
+
+    ev = Evaluator(C(), Benchmark("text2cypher", []), "ns", 0)  # type: ignore[arg-type]
+    trace = CypherTrace(query="MATCH (m) RETURN m.title", rows=[{"name": "X"}])
+
+    def q(cypher: str) -> EvalQuestion:
+        return EvalQuestion(id="1", question="?", answers=[], qtype="t", meta={"cypher": cypher})
+
+    assert await ev._score_cypher(trace, q("MATCH (m) WHERE m.votes > 1 RETURN m.title")) == "gold_returns_no_rows_here"
+    assert await ev._score_cypher(trace, q("BROKEN")) == "gold_query_unsupported_by_engine"
+    scored = await ev._score_cypher(trace, q("MATCH (m:Movie) RETURN m.title"))
+    assert scored == {"produced_query": 1.0, "executable": 1.0, "execution_accuracy": 1.0, "answer_accuracy": 1.0}
 
 
 def test_answer_accuracy_compares_the_first_column() -> None:
@@ -205,8 +236,6 @@ async def test_a_run_writes_reports_and_resumes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["nope"])
 def test_unknown_dataset(name: str, tmp_path: Path) -> None:
-    from app.errors import InvalidInputError
-
     with pytest.raises(InvalidInputError, match="unknown dataset"):
         load_benchmark(name, tmp_path)
 

@@ -11,7 +11,14 @@ import pytest
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
-from app.retrievers.shapes import constants_used, question_literals, shape_reading
+from app.retrievers.shapes import (
+    constants_used,
+    count_intent,
+    question_literals,
+    shape_reading,
+    sharing_intent,
+    turn_backs,
+)
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 
@@ -45,6 +52,37 @@ def test_question_constants() -> None:
     pair = question_literals("Which authors were born from 1950 to 1970?")
     assert pair.numbers == [1950.0, 1970.0] and (1950.0, 1971.0) in pair.ranges
     assert question_literals("Who wrote Don't Look Back?").texts == []  # an apostrophe is no quote
+    # a full stop after a number ends the sentence; it is no decimal point
+    assert question_literals("List all movies released in the 1980s.").ranges == [(1980.0, 1990.0)]
+    assert question_literals("List 3 people born before 1960.").numbers == [3.0, 1960.0]
+    assert question_literals("Rated 7.5 or more.").numbers == [7.5]
+    assert question_literals("Released between 1990 and 2000, or 2005-2008").ranges == [(1990, 2001), (2005, 2009)]
+    two = question_literals("Which movies were released after 2005 and directed by someone born before 1960?")
+    assert two.numbers == [2005.0, 1960.0] and two.ranges == []  # two conditions, not a span
+
+
+def test_count_intent() -> None:
+    path = CandidateQuery(Anchor(None, "Book", "title"), ())
+    count, listing = Shape(path, 1, "count"), Shape(path, 1, "list")
+    assert count_intent("How many books were published after 2000?", count) == 1
+    assert count_intent("How many books were published after 2000?", listing) == -1
+    assert count_intent("Count the books of 1999.", count) == 1
+    assert count_intent("Which books were published after 2000?", count) == -1
+    assert count_intent("Which books were published after 2000?", listing) == 0
+
+
+def test_sharing_intent_favours_paths_that_turn_back() -> None:
+    x = Anchor("White Palace", "Entity", "name")
+    back = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("DIRECTED_BY", "in", "")))
+    prefix = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""),))
+    onward = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("WRITTEN_BY", "in", "")))
+    assert (turn_backs(back), turn_backs(prefix), turn_backs(onward)) == (1, 0, 0)
+    also = "the director of White Palace also directed which movies"
+    # "director" names DIRECTED_BY once: the second use is forgiven, and the turn-back is what "also" asks for
+    assert sharing_intent(also, back, 1) == 1 + 2 and sharing_intent(also, prefix, 0) == 0
+    assert sharing_intent("who co-wrote films with Donald Ford", back, 2) == 1 + 2
+    assert sharing_intent("who directed White Palace", back, 1) == 0  # no sharing asked
+    assert sharing_intent(also, onward, 1) == 0
 
 
 def test_shape_text_and_execution_forms() -> None:
