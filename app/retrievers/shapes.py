@@ -54,6 +54,10 @@ class QuestionLiterals:
     """Small whole numbers (at most ``MAX_LIMIT``), digits or words: how many answers a "top 3" asks for."""
     texts: list[str] = field(default_factory=list)
     """Quoted text."""
+    asks_count: bool = False
+    """Whether the question asks how many ("how many", or an imperative "count ..."): ``count_intent``."""
+    asks_sharing: bool = False
+    """Whether it asks what shares something with its entity (same, share, also, other, co-): ``sharing_intent``."""
 
     def __bool__(self) -> bool:
         return bool(self.numbers or self.ranges or self.texts)
@@ -62,10 +66,15 @@ class QuestionLiterals:
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
+_ASKS_COUNT = re.compile(r"\bhow\s+many\b|^\s*count\b", re.IGNORECASE)
+_SHARING = re.compile(r"\b(?:same|share[sd]?|sharing|also|other|co)\b", re.IGNORECASE)
+"""English, not a data set's vocabulary."""
 
 
 def question_literals(question: str) -> QuestionLiterals:
-    out = QuestionLiterals()
+    out = QuestionLiterals(
+        asks_count=_ASKS_COUNT.search(question) is not None, asks_sharing=_SHARING.search(question) is not None
+    )
     for m in _QUOTED.finditer(question):
         out.texts.append(m.group(1) or m.group(2))
     bare = _QUOTED.sub(" ", question)
@@ -489,21 +498,15 @@ def mentions(question: str, terms: Sequence[str]) -> tuple[int, int]:
     return len(taken), len(terms) - len(taken)
 
 
-_ASKS_COUNT = re.compile(r"\bhow\s+many\b|^\s*count\b", re.IGNORECASE)
-
-
-def count_intent(question: str, c: object) -> int:
-    """+1 for a count shape when the question asks how many ("how many", or an imperative "count ..."), -1 for one
-    when it does not, and -1 for any other candidate when it does: the cross-encoder reads "how many movies were
-    released after 2000" and the list of those movies as nearly the same (English grammar, not a data set's
-    vocabulary)."""
-    asks = _ASKS_COUNT.search(question) is not None
+def count_intent(c: object, lits: QuestionLiterals) -> int:
+    """+1 for a count shape when the question asks how many (``lits.asks_count``), -1 for one when it does not, and
+    -1 for any other candidate when it does: the cross-encoder reads "how many movies were released after 2000" and
+    the list of those movies as nearly the same."""
     if isinstance(c, Shape) and c.kind == "count":
-        return 1 if asks else -1
-    return -1 if asks else 0
+        return 1 if lits.asks_count else -1
+    return -1 if lits.asks_count else 0
 
 
-_SHARING = re.compile(r"\b(?:same|share[sd]?|sharing|also|other|co)\b", re.IGNORECASE)
 TURN_BACK_BONUS = 2
 """Added (in units of ``mention_weight``) to a path that turns back when the question asks for what shares something
 with its entity. Offline on the MetaQA validation questions (session-2 dump, reports/experiments/issue14/
@@ -520,12 +523,12 @@ def turn_backs(c: object) -> int:
     )
 
 
-def sharing_intent(question: str, c: object, unmentioned: int) -> int:
-    """For a question that asks what shares something with its entity ("the director of X also directed which films",
-    "films with the same screenwriter as X", "who co-wrote films with X"; English, not a data set's vocabulary), a
-    path that turns back gets the unnamed second use of its relationship forgiven (the question names it once) and
+def sharing_intent(c: object, lits: QuestionLiterals, unmentioned: int) -> int:
+    """For a question that asks what shares something with its entity (``lits.asks_sharing``: "the director of X
+    also directed which films", "films with the same screenwriter as X", "who co-wrote films with X"), a path that
+    turns back gets the unnamed second use of its relationship forgiven (the question names it once) and
     ``TURN_BACK_BONUS``; 0 otherwise."""
     back = turn_backs(c)
-    if not back or _SHARING.search(question) is None:
+    if not back or not lits.asks_sharing:
         return 0
     return min(unmentioned, back) + TURN_BACK_BONUS

@@ -418,7 +418,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             out.mentions = []
             for c in out.candidates:
                 hit, miss = mentions(question, schema_terms(c))
-                out.mentions.append(hit - miss + count_intent(question, c) + sharing_intent(question, c, miss))
+                out.mentions.append(hit - miss + count_intent(c, lits) + sharing_intent(c, lits, miss))
         return out
 
     async def _preview(

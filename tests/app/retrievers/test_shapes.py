@@ -64,11 +64,11 @@ def test_question_constants() -> None:
 def test_count_intent() -> None:
     path = CandidateQuery(Anchor(None, "Book", "title"), ())
     count, listing = Shape(path, 1, "count"), Shape(path, 1, "list")
-    assert count_intent("How many books were published after 2000?", count) == 1
-    assert count_intent("How many books were published after 2000?", listing) == -1
-    assert count_intent("Count the books of 1999.", count) == 1
-    assert count_intent("Which books were published after 2000?", count) == -1
-    assert count_intent("Which books were published after 2000?", listing) == 0
+    assert count_intent(count, question_literals("How many books were published after 2000?")) == 1
+    assert count_intent(listing, question_literals("How many books were published after 2000?")) == -1
+    assert count_intent(count, question_literals("Count the books of 1999.")) == 1
+    assert count_intent(count, question_literals("Which books were published after 2000?")) == -1
+    assert count_intent(listing, question_literals("Which books were published after 2000?")) == 0
 
 
 def test_sharing_intent_favours_paths_that_turn_back() -> None:
@@ -77,12 +77,12 @@ def test_sharing_intent_favours_paths_that_turn_back() -> None:
     prefix = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""),))
     onward = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("WRITTEN_BY", "in", "")))
     assert (turn_backs(back), turn_backs(prefix), turn_backs(onward)) == (1, 0, 0)
-    also = "the director of White Palace also directed which movies"
+    also = question_literals("the director of White Palace also directed which movies")
     # "director" names DIRECTED_BY once: the second use is forgiven, and the turn-back is what "also" asks for
-    assert sharing_intent(also, back, 1) == 1 + 2 and sharing_intent(also, prefix, 0) == 0
-    assert sharing_intent("who co-wrote films with Donald Ford", back, 2) == 1 + 2
-    assert sharing_intent("who directed White Palace", back, 1) == 0  # no sharing asked
-    assert sharing_intent(also, onward, 1) == 0
+    assert sharing_intent(back, also, 1) == 1 + 2 and sharing_intent(prefix, also, 0) == 0
+    assert sharing_intent(back, question_literals("who co-wrote films with Donald Ford"), 2) == 1 + 2
+    assert sharing_intent(back, question_literals("who directed White Palace"), 1) == 0  # no sharing asked
+    assert sharing_intent(onward, also, 1) == 0
 
 
 def test_shape_text_and_execution_forms() -> None:
