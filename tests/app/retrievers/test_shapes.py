@@ -12,6 +12,8 @@ import pytest
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
 from app.retrievers.shapes import (
+    ATTRIBUTE_PENALTY,
+    attribute_frame,
     constants_used,
     count_intent,
     question_literals,
@@ -83,6 +85,24 @@ def test_sharing_intent_favours_paths_that_turn_back() -> None:
     assert sharing_intent(back, question_literals("who co-wrote films with Donald Ford"), 2) == 1 + 2
     assert sharing_intent(back, question_literals("who directed White Palace"), 1) == 0  # no sharing asked
     assert sharing_intent(onward, also, 1) == 0
+
+
+def test_attribute_frame_asks_past_the_described_set() -> None:
+    x = Anchor("Jon Bon Jovi", "Entity", "name")
+    movies = CandidateQuery(x, (Hop("STARRED_ACTORS", "in", ""),))
+    genres = CandidateQuery(x, (Hop("STARRED_ACTORS", "in", ""), Hop("HAS_GENRE", "out", "")))
+    lits = question_literals("what types are the movies starred by Jon Bon Jovi")
+    assert (lits.asked, lits.described[0]) == ("types", "starred")
+    # the path named by "starred by" returns the movies, not their types: one hop short
+    assert attribute_frame(movies, lits) == -ATTRIBUTE_PENALTY and attribute_frame(genres, lits) == 0
+    # the asked noun names the last relationship, or the label it reaches: the path answers it
+    year = CandidateQuery(Anchor("Booty Call", "Entity"), (Hop("RELEASE_YEAR", "out", ""),))
+    assert attribute_frame(year, question_literals("what year was the film Booty Call released")) == 0
+    directed = CandidateQuery(Anchor("Lana Wachowski", "Person"), (Hop("DIRECTED", "out", "Movie", "title"),))
+    assert attribute_frame(directed, question_literals("which movies are the ones directed by Lana Wachowski")) == 0
+    # no such frame
+    assert question_literals("what are the movies starred by Jon Bon Jovi").asked is None
+    assert attribute_frame(movies, question_literals("which movies did Jon Bon Jovi star in")) == 0
 
 
 def test_shape_text_and_execution_forms() -> None:

@@ -15,7 +15,7 @@ from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
-from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace, example_values
+from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2CypherTrace, example_values
 from app.retrievers.types import RetrievalQuery
 from tests.conftest import DEMO, SABLE, tiny_llama
 
@@ -184,6 +184,38 @@ async def test_a_failed_llm_choice_degrades_to_relevance_and_says_so(
     monkeypatch.setattr(t2c, "deps", dataclasses.replace(t2c.deps, reranker=None))
     with pytest.raises(DependencyTimeoutError):
         await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
+
+
+class _Sure:
+    """A grounded chooser many nats sure of one candidate (a tuned model on a question it never saw the like of)."""
+
+    def __init__(self, logprobs: list[float]) -> None:
+        self.logprobs = logprobs
+
+    async def choose(self, messages: Any, candidates: list[str], **kwargs: Any) -> list[Any]:
+        from grounded import ScoredCandidate
+
+        return [ScoredCandidate(i, c, lp) for i, (c, lp) in enumerate(zip(candidates, self.logprobs, strict=False))]
+
+
+async def test_combined_scoring_floors_the_llm_log_prob(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The LLM's log-softmax counts down to ``-llm_floor`` at most, so a candidate the question's words favour by
+    more than that (in ``relevance_weight`` units) still wins over one the model is sure of."""
+    x = Anchor("Sable Class", "LocomotiveClass")
+    first, second = (CandidateQuery(x, (Hop(t, "out", "Company"),)) for t in ("BUILT_BY", "OPERATED_BY"))
+    e = Enumeration(links=[], candidates=[first, second], readings=["a", "b"], relevance=[3.0, 0.0])
+    monkeypatch.setattr(t2c, "chooser", _Sure([-20.0, 0.0]))
+    chosen = {}
+    for floor in (4.0, 1000.0):
+        update = {"scoring": "combined", "relevance_weight": 2.0, "llm_floor": floor}
+        monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update=update))
+        ranked, order, method = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
+        assert method == "exact" and sorted(order) == [0, 1] and ranked[0].logprob is not None
+        chosen[floor] = ranked[0].query
+    # 2 * 3 - 4 = 2 > 0 with the floor; 2 * 3 - 20 < 0 without it
+    assert chosen == {4.0: first.text, 1000.0: second.text}
 
 
 async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClient) -> None:
