@@ -29,6 +29,8 @@ ShapeKind = Literal["list", "count", "agg", "top", "group"]
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
+EXISTS = "IS NOT NULL"
+"""The operator of a condition that only asks for the property to be there ("movies with a tagline")."""
 
 
 def _element(name: str, edge: bool) -> str:
@@ -45,12 +47,12 @@ def property_keys_query(name: str, *, edge: bool = False) -> str:
 
 
 def property_profile_query(name: str, key: str, *, edge: bool = False) -> str:
-    """How many nodes of label ``name`` (``edge``: relationships of type ``name``) have ``key``, its least and
-    greatest value, and a few values (their kind)."""
+    """How many nodes of label ``name`` (``edge``: relationships of type ``name``) have ``key`` and how many there
+    are, its least and greatest value, and a few values (their kind)."""
     v = f"n.{ident(key, 'property')}"
     return (
-        f"{_element(name, edge)} WHERE {v} IS NOT NULL "
-        f"RETURN count(n) AS c, min({v}) AS lo, max({v}) AS hi, collect({v})[..$sample] AS sample"
+        f"{_element(name, edge)} RETURN count({v}) AS c, count(n) AS total, min({v}) AS lo, max({v}) AS hi, "
+        f"collect({v})[..$sample] AS sample"
     )
 
 
@@ -81,8 +83,9 @@ def _literal(value: float | int | str) -> str:
 @dataclass(frozen=True)
 class Filter:
     """A condition on a property of the pattern's node ``x{var}`` (``edge``: of its relationship ``r{var}``, the
-    ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, or ``range`` (``lo <= v < hi``, ``value``
-    a pair). ``listed``: the property holds a list, and the condition holds for one of its elements."""
+    ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, ``range`` (``lo <= v < hi``, ``value``
+    a pair), or ``EXISTS`` (the property is there; ``value`` None). ``listed``: the property holds a list, and the
+    condition holds for one of its elements."""
 
     var: int
     key: str
@@ -93,8 +96,10 @@ class Filter:
 
     def cypher(self) -> str:
         v = f"{'r' if self.edge else 'x'}{self.var}.{ident(self.key, 'property')}"
-        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range"):
+        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range", EXISTS):
             raise ValueError(f"unknown filter operator {self.op!r}")
+        if self.op == EXISTS:
+            return f"{v} {EXISTS}"
         if self.listed:
             if self.op == "=":
                 return f"{_literal(self.value)} IN {v}"

@@ -24,6 +24,7 @@ from app.concurrency import BuiltOnce
 from app.cypher.candidates import Anchor, CandidateQuery, Direction, Hop, specific_labels
 from app.cypher.shapes import (
     AGGREGATES,
+    EXISTS,
     NUMBER_OPS,
     Filter,
     Shape,
@@ -63,6 +64,8 @@ class QuestionLiterals:
     describes): ``attribute_frame``."""
     described: list[str] = field(default_factory=list)
     """The words of that phrase, after M."""
+    words: list[str] = field(default_factory=list)
+    """The question's content words (a property they name and some nodes lack is a condition: ``EXISTS``)."""
 
     def __bool__(self) -> bool:
         return bool(self.numbers or self.ranges or self.texts)
@@ -81,6 +84,7 @@ def question_literals(question: str) -> QuestionLiterals:
     out = QuestionLiterals(
         asks_count=_ASKS_COUNT.search(question) is not None, asks_sharing=_SHARING.search(question) is not None
     )
+    out.words = _content_words(_QUOTED.sub(" ", question))
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()
@@ -120,6 +124,8 @@ class Property:
     hi: float | None = None
     values: tuple[object, ...] = ()
     """A few of its values (self-supervised tuning states them in questions)."""
+    partial: bool = False
+    """Some nodes (relationships) lack it: "movies with a tagline" is a condition."""
 
 
 @dataclass
@@ -186,12 +192,13 @@ class PropertyProfiles:
                 continue
             p = prof[0]
             values = p.get("sample") or []
+            part = p["c"] < (p.get("total") or 0)
             if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-                props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values)))
+                props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values), part))
             elif values and all(isinstance(v, str) for v in values):
-                props.append(Property(name, key, "text", values=tuple(values)))
+                props.append(Property(name, key, "text", values=tuple(values), partial=part))
             elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
-                props.append(Property(name, key, "list", values=tuple(e for v in values for e in v)))
+                props.append(Property(name, key, "list", values=tuple(e for v in values for e in v), partial=part))
         if edge and not props:
             return None
         return LabelProfile(name, display, props)
@@ -225,9 +232,11 @@ class ShapeEnumerator:
         profiles = await self.profiles.get(namespace, schema)
         base = self.base_shapes(schema, profiles, paths, lits)
         scores = await score(base)
-        if not lits or not base:
-            return len(base)
+        if not base:
+            return 0
         conditions = await self._conditions(namespace, profiles, lits, {p.anchor.name for p in paths})
+        if not any(conditions.values()):
+            return len(base)
         level = _best(base, scores, self.filter_beam)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
         # name a property its aggregates and orderings fill the beam, and those take no condition on that property
@@ -237,7 +246,7 @@ class ShapeEnumerator:
                 replace(s, filters=(*s.filters, f))
                 for s in level
                 for f in _filters_for(s, conditions)
-                if all(f.value != g.value for g in s.filters)
+                if all(f.value is None or f.value != g.value for g in s.filters)
             ]
             if not nxt:
                 break
@@ -324,6 +333,7 @@ class ShapeEnumerator:
                 ]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
+            conds += [(p.key, EXISTS, None, False) for p in prof.properties if p.partial and _named(p.key, lits.words)]
             out[element] = conds
         return out
 
@@ -379,7 +389,7 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
             lo, hi = f.value
             values.add(lo)
             values.update([hi - 1] if hi - 1 in lits.numbers else [])
-        else:
+        elif f.op != EXISTS:
             values.add(f.value)
     used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
     return used + quoted + (c.limit is not None and c.limit in lits.limits)
@@ -405,9 +415,16 @@ def _value_text(v: object) -> str:
     return f"'{v}'" if isinstance(v, str) else str(_num(float(v))) if isinstance(v, int | float) else str(v)
 
 
+def with_article(noun: str) -> str:
+    """``award`` → "an award", ``tagline`` → "a tagline"."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
 def filter_reading(f: Filter, kind: str) -> str:
     """``kind``: the words of the node's label (of the relationship's type for a condition on a relationship)."""
     prop = words(f.key)
+    if f.op == EXISTS:
+        return f"{kind} that has {with_article(prop)}"
     if f.op == "range":
         lo, hi = f.value
         return f"{kind} {prop} between {_value_text(lo)} and {_value_text(hi - 1 if float(hi).is_integer() else hi)}"

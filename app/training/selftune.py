@@ -37,13 +37,13 @@ from tqdm import tqdm
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery
-from app.cypher.shapes import Filter, Shape
+from app.cypher.shapes import EXISTS, Filter, Shape
 from app.errors import AppError, InvalidInputError
 from app.llm.adapters import adapter_dir, install_adapter
 from app.llm.catalog import resolve_local_model
 from app.llm.local import local_model_path
 from app.retrievers.kg import read_path, words
-from app.retrievers.shapes import Profiles, QuestionLiterals, ShapeEnumerator
+from app.retrievers.shapes import Profiles, QuestionLiterals, ShapeEnumerator, with_article
 from app.retrievers.text2cypher import Text2CypherRetriever, anchor_labels
 from app.settings import Settings
 from app.text import STOPWORDS, surface
@@ -167,6 +167,13 @@ def _pattern_phrase(s: Shape, rng: random.Random) -> str:
 
 def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
     prop = words(f.key)
+    if f.op == EXISTS:
+        has = with_article(prop)
+        if f.edge:
+            return f" where the {words(s.hops[f.var - 1].rel_type)} has {has}"
+        if f.var == s.target:
+            return rng.choice((f" with {has}", f" that have {has}"))
+        return f" with a {words(s.path.node_kind(f.var)[0])} that has {has}"
     if f.op == "range":
         lo, hi = f.value
         value = f"in the {lo}s" if hi - lo == 10 and lo % 10 == 0 else f"between {lo} and {hi - 1}"
@@ -209,6 +216,8 @@ def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter |
     if not props:
         return None
     p = rng.choice(props)
+    if p.partial and rng.random() < 0.15:  # "movies with a tagline"
+        return Filter(var, p.key, EXISTS, None, edge=edge)
     v = rng.choice(p.values)
     if p.kind == "number" and isinstance(v, int | float):
         op = rng.choice((">", "<", "=", "range"))

@@ -30,7 +30,7 @@ CREATE (a:Author {name: 'Ilse Varga', born: 1948}), (b:Author {name: 'Tomas Reyl
        (c:Author {name: 'Nadia Oss', born: 1975}), (d:Author {name: 'Pell Amundsen', born: 1990}),
        (b1:Book {title: 'Salt Roads', published: 1982, pages: 310}),
        (b2:Book {title: 'The Quiet Harbour', published: 1995, pages: 224}),
-       (b3:Book {title: 'Glass Orchard', published: 2004, pages: 412}),
+       (b3:Book {title: 'Glass Orchard', published: 2004, pages: 412, award: 'Lantern Prize'}),
        (b4:Book {title: 'Northern Ledger', published: 2011, pages: 198}),
        (b5:Book {title: 'Harbour Lights', published: 2016, pages: 256}),
        (a)-[:WROTE]->(b1), (a)-[:WROTE]->(b2), (b)-[:WROTE]->(b2), (b)-[:WROTE]->(b3),
@@ -129,6 +129,10 @@ def test_shape_text_and_execution_forms() -> None:
     assert constants_used(count, lits) == 1 and constants_used(WROTE, lits) == 0
     with pytest.raises(ValueError):
         Filter(1, "published", "; DETACH DELETE", 1).cypher()
+    awarded = Shape(CandidateQuery(BOOK, ()), 1, "count", filters=(Filter(1, "award", "IS NOT NULL", None),))
+    assert awarded.text == "MATCH (x1:Book) WHERE x1.award IS NOT NULL RETURN count(DISTINCT x1) AS number"
+    assert shape_reading(awarded) == "how many: number of book with book that has an award"
+    assert constants_used(awarded, lits) == 0  # it states no constant
 
 
 @pytest.fixture
@@ -191,6 +195,11 @@ QUESTIONS = [
         "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE r1.rating IS NOT NULL "
         "RETURN DISTINCT x2.title AS name, r1.rating AS rating ORDER BY rating ASC LIMIT 1",
         [{"name": "Glass Orchard", "rating": 4}],
+    ),
+    (  # a property only some books have, named by the question: a condition that it is there
+        "Which books have won an award?",
+        "MATCH (x1:Book) WHERE x1.award IS NOT NULL RETURN DISTINCT x1.title AS name",
+        [{"name": "Glass Orchard"}],
     ),
     (
         "Which books have a title containing 'Harbour'?",
