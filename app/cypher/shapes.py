@@ -29,6 +29,8 @@ ShapeKind = Literal["list", "count", "agg", "top", "group"]
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
+HAVING_OPS = (">", ">=")
+"""How a threshold on a count compares: "more than", "at least"."""
 EXISTS = "IS NOT NULL"
 """The operator of a condition that only asks for the property to be there ("movies with a tagline")."""
 
@@ -118,7 +120,7 @@ class Shape:
     ("ASC") distinct ``x{other}`` or, with ``prop``, the greatest or least average ``prop``. ``prop`` belongs to the
     target node, or to the relationship of hop ``prop_on`` (``r{prop_on}``). ``filters`` restrict the matches first.
     ``also``: relationship types that link ``x1`` and ``x2`` as well, in the first hop's direction (a person who
-    acted in *and* directed a movie)."""
+    acted in *and* directed a movie). ``having``: a threshold on how many ``x{other}`` each ``x{target}`` has."""
 
     path: CandidateQuery
     target: int
@@ -130,6 +132,10 @@ class Shape:
     limit: int | None = None
     prop_on: int | None = None
     also: tuple[str, ...] = ()
+    having: tuple[str, int] | None = None
+    """``(op, k)``: only the ``x{target}`` linked to more than (``>``) or at least (``>=``) ``k`` distinct
+    ``x{other}`` ("people who directed more than two movies"); a ``list`` returns each with that number, a ``count``
+    counts them."""
 
     @property
     def anchor(self) -> Anchor:
@@ -142,7 +148,14 @@ class Shape:
     @property
     def size(self) -> int:
         """Hops, conditions and the operation (``relevance`` scoring prefers the smallest of near-equal ones)."""
-        return self.path.size + len(self.also) + len(self.filters) + (self.kind != "list") + (self.limit is not None)
+        return (
+            self.path.size
+            + len(self.also)
+            + len(self.filters)
+            + (self.kind != "list")
+            + (self.limit is not None)
+            + (self.having is not None)
+        )
 
     @property
     def names_edges(self) -> bool:
@@ -168,6 +181,14 @@ class Shape:
         t = f"x{self.target}"
         key = ident(self.path.node_kind(self.target)[1], "property")
         lim = f" LIMIT {int(self.limit)}" if self.limit is not None else ""
+        if self.having is not None:
+            op, k = self.having
+            if op not in HAVING_OPS:
+                raise ValueError(f"unknown threshold operator {op!r}")
+            per = f"WITH {t}, count(DISTINCT x{int(self.other or 1)}) AS number WHERE number {op} {int(k)} "
+            if self.kind == "count":
+                return per + f"RETURN count({t}) AS number"
+            return per + f"RETURN {t}.{key} AS name, number{lim}"
         if self.kind == "list":
             return f"RETURN DISTINCT {t}.{key} AS name{lim}"
         if self.kind == "count":

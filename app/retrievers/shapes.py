@@ -64,6 +64,8 @@ class QuestionLiterals:
     describes): ``attribute_frame``."""
     described: list[str] = field(default_factory=list)
     """The words of that phrase, after M."""
+    at_least: bool = False
+    """Whether a threshold includes its number ("at least 3", "3 or more"): ``>=`` rather than ``>``."""
     words: list[str] = field(default_factory=list)
     """The question's content words (a property they name and some nodes lack is a condition: ``EXISTS``)."""
 
@@ -76,6 +78,7 @@ _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|^\s*count\b", re.IGNORECASE)
 _SHARING = re.compile(r"\b(?:same|share[sd]?|sharing|also|other|co)\b", re.IGNORECASE)
+_AT_LEAST = re.compile(r"\bat\s+least\b|\bno\s+(?:fewer|less)\s+than\b|\bor\s+more\b", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"^\s*(?:what|which)\s+([a-z]+)\s+(?:is|are|was|were)\s+the\s+[a-z]+\s+(.+)$", re.IGNORECASE)
 """English, not a data set's vocabulary."""
 
@@ -84,6 +87,7 @@ def question_literals(question: str) -> QuestionLiterals:
     out = QuestionLiterals(
         asks_count=_ASKS_COUNT.search(question) is not None, asks_sharing=_SHARING.search(question) is not None
     )
+    out.at_least = _AT_LEAST.search(question) is not None
     out.words = _content_words(_QUOTED.sub(" ", question))
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
@@ -292,6 +296,16 @@ class ShapeEnumerator:
                 out += _measures(path, t, profiles, ks)
                 if path.hops:
                     other = 3 - t
+                    # more than (at least) k of the other end, listed (another of the question's small numbers
+                    # as the limit) or, when the question asks how many, counted
+                    op = ">=" if lits.at_least else ">"
+                    for k in lits.limits:
+                        out += [
+                            Shape(path, t, "list", other=other, having=(op, k), limit=lim)
+                            for lim in [None, *(x for x in lits.limits if x != k)]
+                        ]
+                        if lits.asks_count:
+                            out.append(Shape(path, t, "count", other=other, having=(op, k)))
                     out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
                     out += [
                         Shape(path, t, "group", prop=p.key, prop_on=1, fn=d, limit=k)
@@ -392,7 +406,8 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
         elif f.op != EXISTS:
             values.add(f.value)
     used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
-    return used + quoted + (c.limit is not None and c.limit in lits.limits)
+    having = c.having is not None and c.having[1] in lits.limits
+    return used + quoted + (c.limit is not None and c.limit in lits.limits) + having
 
 
 def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape]:
@@ -452,6 +467,7 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     return with_kind(read_path(f"a {kinds[0]}", [(hop.rel_type, hop.direction, kinds[1])])[-1], kinds[1])
 
 
+_HAVING_WORDS = {">": "more than", ">=": "at least"}
 _AGG_WORDS = {"avg": "average", "max": "highest", "min": "lowest", "sum": "total"}
 
 
@@ -462,6 +478,9 @@ def shape_reading(s: Shape) -> str:
         for f in s.filters
     ]
     where = (" with " + " and ".join(conds)) if conds else ""
+    if s.having is not None:
+        other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
+        where += f" with {_HAVING_WORDS[s.having[0]]} {s.having[1]} {other}"
     prop = words(s.prop or "")
     if s.prop_on is not None:
         prop = f"{words(s.hops[s.prop_on - 1].rel_type)} {prop}"

@@ -144,6 +144,7 @@ OP_PHRASES = {
     "CONTAINS": ("containing", "that mentions", "with the word"),
     "STARTS WITH": ("starting with", "that begins with"),
 }
+HAVING_PHRASES = {">": ("more than", "over"), ">=": ("at least", "no fewer than")}
 AGG_PHRASES = {"avg": ("average", "mean"), "max": ("highest", "maximum"), "min": ("lowest", "minimum"),
                "sum": ("total", "sum of the")}  # fmt: skip
 
@@ -160,6 +161,10 @@ def _pattern_phrase(s: Shape, rng: random.Random) -> str:
     rel = " and ".join(words(t) for t in (hop.rel_type, *s.also))
     other = words(s.path.node_kind(3 - s.target)[0])
     leaves = (hop.direction == "out") == (s.target == 1)
+    if s.having is not None:  # "who directed more than 2 movies", "acted in by at least 3 persons"
+        op, k = s.having
+        qty = f"{rng.choice(HAVING_PHRASES[op])} {k} {_plural(other, rng)}"
+        return rng.choice((f"who {rel} {qty}", f"that {rel} {qty}")) if leaves else f"{rel} by {qty}"
     if leaves:
         return rng.choice((f"who {rel} a {other}", f"that {rel} a {other}", f"{rel} some {other}"))
     return rng.choice((f"{rel} by a {other}", f"that a {other} {rel}"))
@@ -250,7 +255,10 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
     profiles = await r.profiles.get(namespace, schema)
     if not profiles:
         return []
-    base = ShapeEnumerator.base_shapes(schema, profiles, [], QuestionLiterals(limits=[1, 2, 3, 5, 10]))
+    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True)
+    base = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    # thresholds ("more than 2 movies") come once per number and limit: keep a share of them
+    base = [s for s in base if s.having is None or (s.limit is None and rng.random() < 0.3)]
     out: list[dict[str, Any]] = []
     for _ in range(4 * n):
         if len(out) >= n:

@@ -196,6 +196,18 @@ QUESTIONS = [
         "RETURN DISTINCT x2.title AS name, r1.rating AS rating ORDER BY rating ASC LIMIT 1",
         [{"name": "Glass Orchard", "rating": 4}],
     ),
+    (  # a threshold on how many of the other end ("more than one"), counted
+        "How many authors wrote more than one book?",
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) WITH x1, count(DISTINCT x2) AS number WHERE number > 1 "
+        "RETURN count(x1) AS number",
+        [{"number": 3}],
+    ),
+    (  # ... or listed with their number, at most k of them ("at least" includes the number)
+        "List 2 authors who wrote at least 3 books.",
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) WITH x1, count(DISTINCT x2) AS number WHERE number >= 3 "
+        "RETURN x1.name AS name, number LIMIT 2",
+        [{"name": "Ilse Varga", "number": 3}],
+    ),
     (  # a property only some books have, named by the question: a condition that it is there
         "Which books have won an award?",
         "MATCH (x1:Book) WHERE x1.award IS NOT NULL RETURN DISTINCT x1.title AS name",
