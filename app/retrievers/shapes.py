@@ -69,9 +69,6 @@ class QuestionLiterals:
     words: list[str] = field(default_factory=list)
     """The question's content words (a property they name and some nodes lack is a condition: ``EXISTS``)."""
 
-    def __bool__(self) -> bool:
-        return bool(self.numbers or self.ranges or self.texts)
-
 
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
