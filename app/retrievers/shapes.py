@@ -286,6 +286,7 @@ class ShapeEnumerator:
             for t in targets:
                 if also:
                     out.append(Shape(path, t, "list", also=also))
+                    out += [Shape(path, t, "list", also=also, limit=k) for k in lits.limits]
                     out.append(Shape(path, t, "count", also=also))
                     continue
                 out.append(Shape(path, t, "list"))
