@@ -39,6 +39,10 @@ from app.text import STOPWORDS, surface
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}  # fmt: skip
 """Small counts written as words ("the first three"): English, not a data set's vocabulary."""
+FRAME_WORDS = frozenset({"list", "find", "show", "name", "give", "get", "return", "display", "tell", "me", "top",
+                         "first", "last", "all", "many", "much", "some", "any", "each", "every"})  # fmt: skip
+"""Words that open a question or say how many before the noun it asks for ("list the first 3 movies", "find the top
+5 actors"): English, not a data set's vocabulary."""
 RANGE_JOINS = frozenset({"-", "–", "and", "to", "through", "until", "till"})
 """What joins the two ends of a span of numbers: English, not a data set's vocabulary."""
 DISPLAY_KEYS = ("name", "title")
@@ -68,6 +72,10 @@ class QuestionLiterals:
     """Whether a threshold includes its number ("at least 3", "3 or more"): ``>=`` rather than ``>``."""
     words: list[str] = field(default_factory=list)
     """The question's content words (a property they name and some nodes lack is a condition: ``EXISTS``)."""
+    heads: list[str] = field(default_factory=list)
+    """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
+    someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
+    there (``answer_kind``)."""
 
 
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
@@ -86,6 +94,7 @@ def question_literals(question: str) -> QuestionLiterals:
     )
     out.at_least = _AT_LEAST.search(question) is not None
     out.words = _content_words(_QUOTED.sub(" ", question))
+    out.heads = [w for w in out.words if w not in FRAME_WORDS and w not in NUMBER_WORDS][:2]
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()
@@ -583,6 +592,33 @@ def attribute_frame(c: object, lits: QuestionLiterals) -> int:
     if _named(last.rel_type, [lits.asked]) or (last.label and _named(last.label, [lits.asked])):
         return 0
     return -ATTRIBUTE_PENALTY if _named(last.rel_type, lits.described) else 0
+
+
+def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
+    """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"), or it as
+    the doer of a relationship it starts ("actors" for the source of ``ACTED_IN``, "producers" of ``PRODUCED``)."""
+    label = s.path.node_kind(var)[0]
+    if label and _named(label, heads):
+        return True
+    for i, hop in enumerate(s.hops, start=1):
+        source = i if hop.direction == "out" else i + 1
+        verb = _term_words(hop.rel_type)[:1]
+        if source == var and verb and any(_stem_match(verb[0], h) for h in heads):
+            return True
+    return False
+
+
+def answer_kind(c: object, lits: QuestionLiterals) -> int:
+    """For a shape that answers with names (a list, the top k, the most or fewest): +1 when the question's head words
+    name the node it returns and no other node of its pattern, -1 when they name another node and not it ("list the
+    first 3 movies where someone acted in and directed": the movies, not the people; "find the top 3 actors by number
+    of movies": the people). 0 otherwise, and for paths."""
+    if not isinstance(c, Shape) or c.kind not in ("list", "top", "group") or not lits.heads:
+        return 0
+    nodes = range(1, len(c.hops) + 2)
+    target = _kind_named(c, c.target, lits.heads)
+    other = any(_kind_named(c, v, lits.heads) for v in nodes if v != c.target)
+    return 1 if target and not other else -1 if other and not target else 0
 
 
 TURN_BACK_BONUS = 2

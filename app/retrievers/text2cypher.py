@@ -47,6 +47,7 @@ from app.retrievers.linking import EntityLink
 from app.retrievers.shapes import (
     PropertyProfiles,
     ShapeEnumerator,
+    answer_kind,
     attribute_frame,
     constants_used,
     count_intent,
@@ -226,8 +227,8 @@ class Enumeration:
     """Per candidate, the schema words (relationship types, property keys) it uses that the question mentions,
     less those it does not (``shapes.mentions``), plus whether it counts when the question asks how many
     (``shapes.count_intent``), whether it turns back when the question asks what shares something with its entity
-    (``shapes.sharing_intent``), and whether it stops at the set a question asks an attribute of
-    (``shapes.attribute_frame``)."""
+    (``shapes.sharing_intent``), whether it stops at the set a question asks an attribute of
+    (``shapes.attribute_frame``), and whether it returns the kind the question asks for (``shapes.answer_kind``)."""
 
 
 PREVIEW_ROWS = 10
@@ -429,7 +430,12 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             for c in out.candidates:
                 hit, miss = mentions(question, schema_terms(c))
                 out.mentions.append(
-                    hit - miss + count_intent(c, lits) + sharing_intent(c, lits, miss) + attribute_frame(c, lits)
+                    hit
+                    - miss
+                    + count_intent(c, lits)
+                    + sharing_intent(c, lits, miss)
+                    + attribute_frame(c, lits)
+                    + answer_kind(c, lits)
                 )
         return out
 

@@ -13,6 +13,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
 from app.retrievers.shapes import (
     ATTRIBUTE_PENALTY,
+    answer_kind,
     attribute_frame,
     constants_used,
     count_intent,
@@ -103,6 +104,24 @@ def test_attribute_frame_asks_past_the_described_set() -> None:
     # no such frame
     assert question_literals("what are the movies starred by Jon Bon Jovi").asked is None
     assert attribute_frame(movies, question_literals("which movies did Jon Bon Jovi star in")) == 0
+
+
+def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
+    authors, books = Shape(WROTE, 1, "list", limit=3), Shape(WROTE, 2, "list", limit=3)
+    # the label named after the question's opening
+    lits = question_literals("List the first 3 books that someone wrote")
+    assert lits.heads == ["books", "someone"]
+    assert (answer_kind(books, lits), answer_kind(authors, lits)) == (1, -1)
+    # the doer of a relationship the node starts ("writer" is not a stem of WROTE, "wroters" would be)
+    acted = CandidateQuery(Anchor(None, "Person", "name"), (Hop("ACTED_IN", "out", "Movie", "title"),))
+    lits = question_literals("Find the top 3 actors by number of movies")
+    people = Shape(acted, 1, "group", fn="DESC", other=2, limit=3)
+    movies = Shape(acted, 2, "group", fn="DESC", other=1, limit=3)
+    assert (answer_kind(people, lits), answer_kind(movies, lits)) == (1, -1)
+    # nothing named, a count, or a path: no opinion
+    assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
+    assert answer_kind(Shape(WROTE, 2, "count"), question_literals("How many books are there?")) == 0
+    assert answer_kind(WROTE, question_literals("List the books")) == 0
 
 
 def test_shape_text_and_execution_forms() -> None:
