@@ -594,6 +594,10 @@ def attribute_frame(c: object, lits: QuestionLiterals) -> int:
     return -ATTRIBUTE_PENALTY if _named(last.rel_type, lits.described) else 0
 
 
+AGENT_ENDINGS = ("or", "ors", "er", "ers")
+"""How an English noun for the doer of a verb ends ("actors", "producers", "reviewer")."""
+
+
 def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
     """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"), or it as
     the doer of a relationship it starts ("actors" for the source of ``ACTED_IN``, "producers" of ``PRODUCED``)."""
@@ -603,17 +607,17 @@ def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
     for i, hop in enumerate(s.hops, start=1):
         source = i if hop.direction == "out" else i + 1
         verb = _term_words(hop.rel_type)[:1]
-        if source == var and verb and any(_stem_match(verb[0], h) for h in heads):
+        if source == var and verb and any(h.endswith(AGENT_ENDINGS) and _stem_match(verb[0], h) for h in heads):
             return True
     return False
 
 
 def answer_kind(c: object, lits: QuestionLiterals) -> int:
-    """For a shape that answers with names (a list, the top k, the most or fewest): +1 when the question's head words
-    name the node it returns and no other node of its pattern, -1 when they name another node and not it ("list the
-    first 3 movies where someone acted in and directed": the movies, not the people; "find the top 3 actors by number
-    of movies": the people). 0 otherwise, and for paths."""
-    if not isinstance(c, Shape) or c.kind not in ("list", "top", "group") or not lits.heads:
+    """For a shape: +1 when the question's head words name the node it is about (that it lists, counts, aggregates
+    or orders) and no other node of its pattern, -1 when they name another node and not it ("list the first 3 movies
+    where someone acted in and directed": the movies, not the people; "find the top 3 actors by number of movies":
+    the people). 0 otherwise, and for paths."""
+    if not isinstance(c, Shape) or not lits.heads:
         return 0
     nodes = range(1, len(c.hops) + 2)
     target = _kind_named(c, c.target, lits.heads)

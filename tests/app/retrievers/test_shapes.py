@@ -118,9 +118,13 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     people = Shape(acted, 1, "group", fn="DESC", other=2, limit=3)
     movies = Shape(acted, 2, "group", fn="DESC", other=1, limit=3)
     assert (answer_kind(people, lits), answer_kind(movies, lits)) == (1, -1)
-    # nothing named, a count, or a path: no opinion
+    # what a count counts is named the same way
+    assert answer_kind(Shape(WROTE, 2, "count"), question_literals("How many books are there?")) == 1
+    # a verb is not its doer: "directed" names no node, "movies" does
+    directed = CandidateQuery(Anchor(None, "Person", "name"), (Hop("DIRECTED", "out", "Movie", "title"),))
+    assert answer_kind(Shape(directed, 2, "list"), question_literals("Which movies were directed by women?")) == 1
+    # nothing named, or a path: no opinion
     assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
-    assert answer_kind(Shape(WROTE, 2, "count"), question_literals("How many books are there?")) == 0
     assert answer_kind(WROTE, question_literals("List the books")) == 0
 
 
