@@ -92,8 +92,9 @@ def question_literals(question: str) -> QuestionLiterals:
     out = QuestionLiterals(
         asks_count=_ASKS_COUNT.search(question) is not None, asks_sharing=_SHARING.search(question) is not None
     )
+    bare = _QUOTED.sub(" ", question)  # numbers and words outside quoted text
     out.at_least = _AT_LEAST.search(question) is not None
-    out.words = _content_words(_QUOTED.sub(" ", question))
+    out.words = _content_words(bare)
     out.heads = [w for w in out.words if w not in FRAME_WORDS and w not in NUMBER_WORDS][:2]
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
@@ -101,7 +102,6 @@ def question_literals(question: str) -> QuestionLiterals:
         out.described = _content_words(frame.group(2))
     for m in _QUOTED.finditer(question):
         out.texts.append(m.group(1) or m.group(2))
-    bare = _QUOTED.sub(" ", question)
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(bare):
         value = float(m.group(1))
@@ -119,7 +119,7 @@ def question_literals(question: str) -> QuestionLiterals:
             if a < b:
                 out.ranges.append((a, b + 1 if a.is_integer() and b.is_integer() else b))
         previous = (value, m.end())
-    out.limits += [NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", bare.lower()) if w in NUMBER_WORDS]
+    out.limits += [NUMBER_WORDS[w] for w in out.words if w in NUMBER_WORDS]  # no number word is a stopword
     out.limits = list(dict.fromkeys(out.limits))
     return out
 
