@@ -136,6 +136,8 @@ class Shape:
     """``(op, k)``: only the ``x{target}`` linked to more than (``>``) or at least (``>=``) ``k`` distinct
     ``x{other}`` ("people who directed more than two movies"); a ``list`` returns each with that number, a ``count``
     counts them."""
+    temporal: bool = False
+    """``prop`` holds years: its greatest is the latest ("the youngest", "the newest"); its reading says so."""
 
     @property
     def anchor(self) -> Anchor:

@@ -47,6 +47,11 @@ RANGE_JOINS = frozenset({"-", "–", "and", "to", "through", "until", "till"})
 """What joins the two ends of a span of numbers: English, not a data set's vocabulary."""
 DISPLAY_KEYS = ("name", "title")
 MAX_LIMIT = 100
+TIME_WORDS = {"DESC": ("youngest", "newest", "latest", "most recent"), "ASC": ("oldest", "earliest")}
+"""Superlatives that order by a point in time, latest first ("DESC") or earliest first: the youngest person has the
+latest birth year, the oldest film the earliest release. English, not a data set's vocabulary."""
+YEAR_RANGE = (1000, 2100)
+"""A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
 
 
 @dataclass
@@ -76,6 +81,9 @@ class QuestionLiterals:
     """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
     someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
     there (``answer_kind``)."""
+    time_order: str | None = None
+    """"DESC" when a superlative asks for the latest point in time ("the youngest", "the most recent"), "ASC" for the
+    earliest ("the oldest"; ``TIME_WORDS``): ``time_order``."""
 
 
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
@@ -84,6 +92,10 @@ _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|^\s*count\b", re.IGNORECASE)
 _SHARING = re.compile(r"\b(?:same|share[sd]?|sharing|also|other|co)\b", re.IGNORECASE)
 _AT_LEAST = re.compile(r"\bat\s+least\b|\bno\s+(?:fewer|less)\s+than\b|\bor\s+more\b", re.IGNORECASE)
+_TIME = {
+    d: re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in ws) + r")\b", re.IGNORECASE)
+    for d, ws in TIME_WORDS.items()
+}
 _ATTRIBUTE = re.compile(r"^\s*(?:what|which)\s+([a-z]+)\s+(?:is|are|was|were)\s+the\s+[a-z]+\s+(.+)$", re.IGNORECASE)
 """English, not a data set's vocabulary."""
 
@@ -96,6 +108,8 @@ def question_literals(question: str) -> QuestionLiterals:
     out.at_least = _AT_LEAST.search(question) is not None
     out.words = _content_words(bare)
     out.heads = [w for w in out.words if w not in FRAME_WORDS and w not in NUMBER_WORDS][:2]
+    orders = [d for d, pattern in _TIME.items() if pattern.search(bare)]
+    out.time_order = orders[0] if len(orders) == 1 else None
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()
@@ -136,6 +150,17 @@ class Property:
     """A few of its values (self-supervised tuning states them in questions)."""
     partial: bool = False
     """Some nodes (relationships) lack it: "movies with a tagline" is a condition."""
+
+    @property
+    def temporal(self) -> bool:
+        """A year: every value a whole number in ``YEAR_RANGE`` (a birth year, a release year)."""
+        return (
+            self.kind == "number"
+            and self.lo is not None
+            and self.hi is not None
+            and YEAR_RANGE[0] <= self.lo <= self.hi <= YEAR_RANGE[1]
+            and all(isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in self.values)
+        )
 
 
 @dataclass
@@ -256,7 +281,7 @@ class ShapeEnumerator:
                 replace(s, filters=(*s.filters, f))
                 for s in level
                 for f in _filters_for(s, conditions)
-                if all(f.value is None or f.value != g.value for g in s.filters)
+                if not any(_redundant(f, g) for g in s.filters)
             ]
             if not nxt:
                 break
@@ -272,6 +297,10 @@ class ShapeEnumerator:
         lits: QuestionLiterals,
     ) -> list[Shape]:
         ks = lits.limits or [1]
+        # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
+        # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
+        # and acted in movies released before 2000" lost its second condition)
+        timed = lits.time_order is not None
         labels = profiles.labels
         patterns: list[tuple[CandidateQuery, list[int], tuple[str, ...]]] = []
         for prof in labels.values():
@@ -300,7 +329,7 @@ class ShapeEnumerator:
                     continue
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
-                out += _measures(path, t, profiles, ks)
+                out += _measures(path, t, profiles, ks, timed)
                 if path.hops:
                     other = 3 - t
                     # more than (at least) k of the other end, listed (another of the question's small numbers
@@ -321,7 +350,7 @@ class ShapeEnumerator:
                         for k in ks
                     ]
         for path in paths:  # the entity-anchored paths: how many, aggregates and orderings of their answers
-            out += _measures(path, len(path.hops) + 1, profiles, ks)
+            out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
         return out
 
     async def _conditions(
@@ -363,17 +392,22 @@ Condition = tuple[str, str, object, bool]
 Conditions = dict[tuple[str, bool], list[Condition]]
 
 
-def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int]) -> list[Shape]:
+def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
     """How many of node ``x{t}`` there are, aggregates of its numeric properties (and of its last relationship's),
-    the top ``k`` by each."""
+    the top ``k`` by each. ``timed``: the question has a time superlative, and orderings and aggregates of a year are
+    read as points in time (``Shape.temporal``)."""
     out = [Shape(path, t, "count")]
     owners: list[tuple[int | None, list[Property]]] = [(None, profiles.numeric(path, t))]
     if path.hops and (path.anchor.name is None or t == len(path.hops) + 1):
         owners.append((len(path.hops), profiles.numeric(path, len(path.hops), edge=True)))
     for on, numeric in owners:
-        out += [Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on) for p in numeric for fn in AGGREGATES]
         out += [
-            Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on)
+            Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
+            for p in numeric
+            for fn in AGGREGATES
+        ]
+        out += [
+            Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on, temporal=timed and p.temporal)
             for p in numeric
             for d in ("DESC", "ASC")
             for k in ks
@@ -396,6 +430,15 @@ def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
         ]
     # a condition on the property the shape aggregates or orders by says what the aggregate already says
     return [f for f in out if f not in s.filters and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))]
+
+
+def _redundant(f: Filter, g: Filter) -> bool:
+    """Whether condition ``f`` adds nothing to ``g`` or takes the same constant again: a property that has a value
+    condition is there already."""
+    if f.value is not None and f.value == g.value:
+        return True
+    same = (f.var, f.key, f.edge) == (g.var, g.key, g.edge)
+    return same and EXISTS in (f.op, g.op)
 
 
 def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
@@ -495,6 +538,12 @@ def shape_reading(s: Shape) -> str:
         return (f"first {s.limit} " if s.limit else "") + base + where
     if s.kind == "count":
         return f"how many: number of {base}{where}"
+    order = shape_time_order(s)
+    if order is not None:  # a year: "the latest born: the youngest, newest"
+        when = "latest" if order == "DESC" else "earliest"
+        lead = f"top {s.limit} {base}{where} with the" if s.kind == "top" else "the"
+        tail = "" if s.kind == "top" else f" of {base}{where}"
+        return f"{lead} {when} {prop}{tail}: the {', '.join(w for w in TIME_WORDS[order] if w != when)}"
     if s.kind == "agg":
         return f"{_AGG_WORDS.get(s.fn or '', s.fn)} {prop} of {base}{where}"
     top = "highest" if s.fn == "DESC" else "lowest"
@@ -623,6 +672,27 @@ def answer_kind(c: object, lits: QuestionLiterals) -> int:
     target = _kind_named(c, c.target, lits.heads)
     other = any(_kind_named(c, v, lits.heads) for v in nodes if v != c.target)
     return 1 if target and not other else -1 if other and not target else 0
+
+
+def shape_time_order(s: Shape) -> str | None:
+    """The direction a shape takes a year in: "DESC" for the latest first (an ordering, or ``max``), "ASC" for the
+    earliest; None when its property is no year or it does not order or pick by it."""
+    if not s.temporal:
+        return None
+    if s.kind == "top":
+        return "ASC" if s.fn == "ASC" else "DESC"
+    return {"max": "DESC", "min": "ASC"}.get(s.fn or "") if s.kind == "agg" else None
+
+
+def time_order(c: object, lits: QuestionLiterals) -> int:
+    """+2 for a shape that orders by a year in the direction the question's time superlative asks
+    (``lits.time_order``: "the youngest" is the latest birth year first): the superlative names the property, which
+    no word of the question does, so its unnamed use (-1 in ``mentions``) counts as named (+1). 0 otherwise, and for
+    the year's ``max`` / ``min`` too: "which is the oldest book" asks for the book, not its year (those are read the
+    same way, "the earliest published: the oldest", and win when the question names the property)."""
+    if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
+        return 0
+    return 2 if shape_time_order(c) == lits.time_order else 0
 
 
 TURN_BACK_BONUS = 2

@@ -56,6 +56,7 @@ from app.retrievers.shapes import (
     schema_terms,
     shape_reading,
     sharing_intent,
+    time_order,
 )
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphSchema
@@ -228,7 +229,8 @@ class Enumeration:
     less those it does not (``shapes.mentions``), plus whether it counts when the question asks how many
     (``shapes.count_intent``), whether it turns back when the question asks what shares something with its entity
     (``shapes.sharing_intent``), whether it stops at the set a question asks an attribute of
-    (``shapes.attribute_frame``), and whether it returns the kind the question asks for (``shapes.answer_kind``)."""
+    (``shapes.attribute_frame``), whether it returns the kind the question asks for (``shapes.answer_kind``), and
+    whether it orders by a year the way a time superlative asks ("the youngest": ``shapes.time_order``)."""
 
 
 PREVIEW_ROWS = 10
@@ -436,6 +438,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                     + sharing_intent(c, lits, miss)
                     + attribute_frame(c, lits)
                     + answer_kind(c, lits)
+                    + time_order(c, lits)
                 )
         return out
 

@@ -36,6 +36,12 @@ def schema_from_file(path: Path) -> GraphSchema:
     )
 
 
+FIT_STEP = 5
+"""With a time budget, the steps that fit are read off the rate of steps 2 to ``FIT_STEP``: the first pays one-off
+costs (16 s against 4.6 s for the next ones, MetaQA on this CPU), and reading the rate off the first three had cut
+MetaQA's 30-minute tuning to 242 of its 300 steps, in 21 minutes."""
+
+
 def train_lora(
     *,
     base_model: Path,
@@ -134,6 +140,7 @@ def train_lora_pairs(
     planned = steps
     bar = tqdm(total=steps, desc="lora", file=sys.stderr)
     step = 0
+    first = 0.0
     while step < steps:
         if len(order) < batch_size:
             extra = list(range(len(examples)))
@@ -160,12 +167,21 @@ def train_lora_pairs(
         bar.update(1)
         if step % 10 == 0:
             bar.set_postfix(loss=f"{sum(losses[-10:]) / len(losses[-10:]):.4f}")
-        if max_seconds is not None and step == 3:
-            fits = int((max_seconds - (time.perf_counter() - t0)) / ((time.perf_counter() - t0) / step)) + step
-            if fits < steps:
+        if max_seconds is None:
+            continue
+        now = time.perf_counter() - t0
+        if step == 1:
+            first = now  # the first step also pays one-off costs: the rate is read off the next ones
+        if step == FIT_STEP:
+            per_step = (now - first) / (step - 1)
+            fits = int((max_seconds - now) / per_step) + step
+            if fits < steps:  # the schedule reads ``steps``: it decays to the new end
                 steps = max(step, fits)
                 bar.total = steps
                 bar.refresh()
+        if now >= max_seconds:  # the rate fell after it was read: stop within the budget
+            steps = step
+            break
     bar.close()
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(out_dir))

@@ -43,7 +43,14 @@ from app.llm.adapters import adapter_dir, install_adapter
 from app.llm.catalog import resolve_local_model
 from app.llm.local import local_model_path
 from app.retrievers.kg import read_path, words
-from app.retrievers.shapes import Profiles, QuestionLiterals, ShapeEnumerator, with_article
+from app.retrievers.shapes import (
+    TIME_WORDS,
+    Profiles,
+    QuestionLiterals,
+    ShapeEnumerator,
+    shape_time_order,
+    with_article,
+)
 from app.retrievers.text2cypher import Text2CypherRetriever, anchor_labels
 from app.settings import Settings
 from app.text import STOPWORDS, surface
@@ -134,6 +141,8 @@ SHAPE_FORMS = {
     "top": ("which {k} {K} {P}{F} have the {hl} {prop}?", "list the top {k} {K} {P}{F} by {hl} {prop}"),
     "group": ("which {K} {P}{F} has the {most} {O}?", "top {k} {K} {P}{F} by the {most} {O}"),
     "group_avg": ("which {k} {K} {P}{F} have the {hl} average {prop}?", "top {k} {K} {P}{F} by average {prop}"),
+    "top_time": ("which {k} {K} {P}{F} are the {T}?", "list the {k} {T} {K} {P}{F}", "the top {k} {T} {K} {P}{F}"),
+    "agg_time": ("what is the {prop} of the {T} {K} {P}{F}?", "when is the {prop} of the {T} {K} {P}{F}?"),
 }
 """Generic English frames for the shapes of ``app.cypher.shapes`` (``{K}`` the kind asked about, ``{P}`` how it
 relates to the rest of the pattern, ``{F}`` its conditions)."""
@@ -195,7 +204,10 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
 def verbalise_shape(s: Shape, rng: random.Random) -> str:
     """A question whose answer is what the shape returns, in a generic frame."""
     kind = words(s.path.node_kind(s.target)[0])
-    form = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
+    form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
+    order = shape_time_order(s)
+    if order is not None and rng.random() < 0.5:  # a year: "the 3 youngest persons", "the oldest movie"
+        form += "_time"
     hl = "highest" if s.fn == "DESC" else "lowest"
     text = rng.choice(SHAPE_FORMS[form]).format(
         K=_plural(kind, rng) if s.kind != "group" else kind,
@@ -207,6 +219,7 @@ def verbalise_shape(s: Shape, rng: random.Random) -> str:
         hl=hl,
         most="most" if s.fn == "DESC" else "fewest",
         O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng),
+        T=rng.choice(TIME_WORDS[order]) if order is not None else "",
     )
     return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")
 
@@ -255,7 +268,7 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
     profiles = await r.profiles.get(namespace, schema)
     if not profiles:
         return []
-    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True)
+    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True, time_order="DESC")  # years as points in time
     base = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
     # thresholds ("more than 2 movies") come once per number and limit: keep a share of them
     base = [s for s in base if s.having is None or (s.limit is None and rng.random() < 0.3)]

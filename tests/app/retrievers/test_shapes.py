@@ -5,6 +5,7 @@ among the candidates (and the one chosen where the question names its operation)
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
 from app.retrievers.shapes import (
     ATTRIBUTE_PENALTY,
+    Property,
     answer_kind,
     attribute_frame,
     constants_used,
@@ -20,6 +22,7 @@ from app.retrievers.shapes import (
     question_literals,
     shape_reading,
     sharing_intent,
+    time_order,
     turn_backs,
 )
 from app.retrievers.text2cypher import Text2CypherRetriever
@@ -126,6 +129,31 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     # nothing named, or a path: no opinion
     assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
     assert answer_kind(WROTE, question_literals("List the books")) == 0
+
+
+def test_time_superlatives_order_by_a_year() -> None:
+    # a property is a year when all its values are whole numbers of a calendar's range
+    born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961, 1975, 1990))
+    assert born.temporal
+    assert not Property("Book", "pages", "number", 198.0, 412.0, (310, 224)).temporal
+    assert not Property("Movie", "rating", "number", 1.5, 9.5, (1.5, 9.5)).temporal
+    youngest = Shape(WROTE, 1, "top", prop="born", fn="DESC", limit=3, temporal=True)
+    oldest = replace(youngest, fn="ASC")
+    lits = question_literals("Who are the top 3 youngest authors?")
+    assert lits.time_order == "DESC"
+    # the superlative names the year it orders by, in its direction (+2: an unnamed use counted as named)
+    assert (time_order(youngest, lits), time_order(oldest, lits)) == (2, 0)
+    assert time_order(oldest, question_literals("List the 3 oldest authors.")) == 2
+    assert question_literals("What are the most recent books?").time_order == "DESC"
+    assert question_literals("Which books are the oldest and the newest?").time_order is None  # both: no reading
+    # the earliest year's value is read so, but "the oldest book" asks for the book; a number that is no year is no
+    # point in time
+    first = Shape(WROTE, 2, "agg", prop="published", fn="min", temporal=True)
+    assert time_order(first, question_literals("Which is the oldest book?")) == 0 and "oldest" in shape_reading(first)
+    assert time_order(replace(youngest, temporal=False), lits) == 0
+    # the reading says what the ordering means
+    assert "youngest" in shape_reading(youngest) and "oldest" in shape_reading(oldest)
+    assert "youngest" not in shape_reading(replace(youngest, temporal=False))
 
 
 def test_shape_text_and_execution_forms() -> None:
@@ -236,6 +264,12 @@ QUESTIONS = [
         "MATCH (x1:Book) WHERE x1.award IS NOT NULL RETURN DISTINCT x1.title AS name",
         [{"name": "Glass Orchard"}],
     ),
+    (  # a time superlative: an ordering by a year
+        "Who is the youngest author?",
+        "MATCH (x1:Author) WHERE x1.born IS NOT NULL RETURN DISTINCT x1.name AS name, x1.born AS born "
+        "ORDER BY born DESC LIMIT 1",
+        [{"name": "Pell Amundsen", "born": 1990}],
+    ),
     (
         "Which books have a title containing 'Harbour'?",
         'MATCH (x1:Book) WHERE x1.title CONTAINS "Harbour" RETURN DISTINCT x1.title AS name',
@@ -271,6 +305,33 @@ async def test_a_count_question_answers_with_a_value_item(library: Text2CypherRe
     assert "count(DISTINCT x1)" in trace.query
     top = res.items[0]
     assert top.node is None and top.source.kind == "path" and top.provenance["value"] == trace.rows[0]["number"]
+
+
+@pytest.mark.parametrize(
+    ("question", "order", "names"),
+    [
+        ("Who are the 2 youngest authors?", "DESC", ["Pell Amundsen", "Nadia Oss"]),
+        ("Which is the oldest book?", "ASC", ["Salt Roads"]),
+    ],
+)
+async def test_a_time_superlative_is_answered_by_an_ordering(
+    library: Text2CypherRetriever, question: str, order: str, names: list[str]
+) -> None:
+    res = await library.retrieve(RetrievalQuery(question=question, namespace=NS))
+    trace = res.trace
+    assert trace.query is not None and "ORDER BY" in trace.query and order in trace.query, trace.query
+    assert [r["name"] for r in trace.rows] == names
+
+
+async def test_years_read_as_points_in_time_only_when_asked(library: Text2CypherRetriever) -> None:
+    """Orderings by a year read "the latest born: the youngest" only for a question with a time superlative;
+    elsewhere they keep "the highest born" (the time words drew the cross-encoder to them)."""
+    asked = await library.enumerate(NS, "Who is the youngest author?")
+    plain = await library.enumerate(NS, "Which author wrote the most books?")
+    timed = [c for c in asked.candidates if isinstance(c, Shape) and c.temporal]
+    assert timed and {c.prop for c in timed} == {"born", "published"}  # years; pages are not
+    assert not any(isinstance(c, Shape) and c.temporal for c in plain.candidates)
+    assert not any("youngest" in r for r in plain.readings)
 
 
 async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
