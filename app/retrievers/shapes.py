@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -106,14 +107,14 @@ def question_literals(question: str) -> QuestionLiterals:
     )
     bare = _QUOTED.sub(" ", question)  # numbers and words outside quoted text
     out.at_least = _AT_LEAST.search(question) is not None
-    out.words = _content_words(bare)
+    out.words = list(_content_words(bare))
     out.heads = [w for w in out.words if w not in FRAME_WORDS and w not in NUMBER_WORDS][:2]
     orders = [d for d, pattern in _TIME.items() if pattern.search(bare)]
     out.time_order = orders[0] if len(orders) == 1 else None
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()
-        out.described = _content_words(frame.group(2))
+        out.described = list(_content_words(frame.group(2)))
     for m in _QUOTED.finditer(question):
         out.texts.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
@@ -583,13 +584,18 @@ def _names(term_word: str, word: str) -> bool:
     return _stem_match(term_word, word) or (len(term_word) >= 4 and term_word[:4] in word)
 
 
-def _content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOPWORDS]
+@functools.lru_cache(maxsize=1024)
+def _content_words(text: str) -> tuple[str, ...]:
+    """A text's words that are no stopwords. Cached: ``mentions`` reads the same question once per candidate (some
+    300 times a movies question)."""
+    return tuple(w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOPWORDS)
 
 
-def _term_words(term: str) -> list[str]:
-    """A schema term's content words (``HAS_GENRE`` → ``genre``)."""
-    return [w for w in words(term).split() if w not in STOPWORDS and len(w) >= 3]
+@functools.lru_cache(maxsize=4096)
+def _term_words(term: str) -> tuple[str, ...]:
+    """A schema term's content words (``HAS_GENRE`` → ``genre``). Cached: the schema's few terms are read for every
+    candidate."""
+    return tuple(w for w in words(term).split() if w not in STOPWORDS and len(w) >= 3)
 
 
 def _named(term: str, qwords: Sequence[str]) -> bool:
