@@ -138,6 +138,9 @@ class Shape:
     counts them."""
     temporal: bool = False
     """``prop`` holds years: its greatest is the latest ("the youngest", "the newest"); its reading says so."""
+    prop_var: int | None = None
+    """``prop`` belongs to node ``x{prop_var}`` of the pattern, not to the target: a ``top`` orders the targets by
+    what they are linked to ("who directed the oldest movie": the directors by their movies' release year)."""
 
     @property
     def anchor(self) -> Anchor:
@@ -166,10 +169,10 @@ class Shape:
 
     def owns_prop(self, var: int, *, edge: bool = False) -> bool:
         """Whether ``prop`` belongs to node ``x{var}`` (``edge``: to relationship ``r{var}``)."""
-        return var == self.prop_on if edge else self.prop_on is None and var == self.target
+        return var == self.prop_on if edge else self.prop_on is None and var == (self.prop_var or self.target)
 
     def _prop_ref(self) -> str:
-        owner = f"r{self.prop_on}" if self.prop_on is not None else f"x{self.target}"
+        owner = f"r{self.prop_on}" if self.prop_on is not None else f"x{self.prop_var or self.target}"
         return f"{owner}.{ident(self.prop or '', 'property')}"
 
     def _match(self, named: bool) -> str:

@@ -147,6 +147,8 @@ class Evaluator:
                 rec["metrics"]["executable"] = 1.0 if trace.query and trace.error is None else 0.0
                 rec["query"] = trace.query
         else:
+            if isinstance(trace, CypherTrace):
+                rec["query"] = trace.query
             scored = await self._score_cypher(trace, q)
             if isinstance(scored, str):  # the gold query does not run here, or finds nothing: not a fair question
                 rec["error"] = scored

@@ -48,9 +48,18 @@ RANGE_JOINS = frozenset({"-", "–", "and", "to", "through", "until", "till"})
 """What joins the two ends of a span of numbers: English, not a data set's vocabulary."""
 DISPLAY_KEYS = ("name", "title")
 MAX_LIMIT = 100
+ANCHORED_CONDITIONED = 3
+"""How many of the most relevant entity-anchored paths have their answers listed with a limit (and, for one-hop
+paths, with a condition)."""
 TIME_WORDS = {"DESC": ("youngest", "newest", "latest", "most recent"), "ASC": ("oldest", "earliest")}
 """Superlatives that order by a point in time, latest first ("DESC") or earliest first: the youngest person has the
 latest birth year, the oldest film the earliest release. English, not a data set's vocabulary."""
+ORDER_WORDS = {
+    "DESC": ("most", "highest", "largest", "biggest", "greatest", "best", "maximum", "longest"),
+    "ASC": ("least", "fewest", "lowest", "smallest", "worst", "minimum", "shortest"),
+}
+"""Superlatives that ask for an ordering by a measure, the greatest first ("DESC") or the least first; "top" asks
+for the greatest first when no superlative says otherwise (``order_intent``). English, not a data set's vocabulary."""
 YEAR_RANGE = (1000, 2100)
 """A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
 
@@ -85,6 +94,19 @@ class QuestionLiterals:
     time_order: str | None = None
     """"DESC" when a superlative asks for the latest point in time ("the youngest", "the most recent"), "ASC" for the
     earliest ("the oldest"; ``TIME_WORDS``): ``time_order``."""
+    time_noun: str | None = None
+    """The word the time superlative qualifies ("movie" in "who directed the oldest movie"): whose year it is."""
+    order: str | None = None
+    """The direction an ordering by a measure takes: "DESC" for "the most", "the highest", or a bare "top"; "ASC"
+    for "the fewest", "the lowest" (``ORDER_WORDS``); None when the question says neither, or both."""
+    superlative: bool = False
+    """Whether a superlative asks for the greatest or least of something (``ORDER_WORDS``, ``TIME_WORDS``): then
+    the first k of a list in no order are not what it asks for (``order_intent``)."""
+    orders: bool = False
+    """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
+    doer: tuple[str, bool] | None = None
+    """A "who" question's verb, and whether it is passive: "who reviewed movies ..." asks for the one that reviews
+    (``("reviewed", False)``), "who was followed by ..." for the one followed (``answer_kind``)."""
 
 
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
@@ -97,6 +119,14 @@ _TIME = {
     d: re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in ws) + r")\b", re.IGNORECASE)
     for d, ws in TIME_WORDS.items()
 }
+_ORDER = {d: re.compile(r"\b(?:" + "|".join(ws) + r")\b", re.IGNORECASE) for d, ws in ORDER_WORDS.items()}
+_DEGREE = frozenset(w for ws in (*ORDER_WORDS.values(), *TIME_WORDS.values()) for p in ws for w in p.split())
+"""Superlatives are no head words: "the top 5 most reviewed movies" asks for movies."""
+_THRESHOLD = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
+"""A bound, not a superlative ("at least 3 movies")."""
+_TOP = re.compile(r"\btop\b", re.IGNORECASE)
+_ORDERING = re.compile(r"\b(?:order|ordered|sort|sorted|rank|ranked|ranking)\b", re.IGNORECASE)
+_WHO = re.compile(r"^\s*who\s+(?:(?:has|have|had)\s+)?(?:(is|are|was|were|been|be)\s+)?([a-z]+)", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"^\s*(?:what|which)\s+([a-z]+)\s+(?:is|are|was|were)\s+the\s+[a-z]+\s+(.+)$", re.IGNORECASE)
 """English, not a data set's vocabulary."""
 
@@ -108,9 +138,22 @@ def question_literals(question: str) -> QuestionLiterals:
     bare = _QUOTED.sub(" ", question)  # numbers and words outside quoted text
     out.at_least = _AT_LEAST.search(question) is not None
     out.words = list(_content_words(bare))
-    out.heads = [w for w in out.words if w not in FRAME_WORDS and w not in NUMBER_WORDS][:2]
+    out.heads = [w for w in out.words if w not in FRAME_WORDS and w not in NUMBER_WORDS and w not in _DEGREE][:2]
     orders = [d for d, pattern in _TIME.items() if pattern.search(bare)]
     out.time_order = orders[0] if len(orders) == 1 else None
+    if out.time_order is not None:
+        m = _TIME[out.time_order].search(bare)
+        assert m is not None
+        out.time_noun = next((w for w in _content_words(bare[m.end() :]) if w not in _DEGREE), None)
+    plain = _THRESHOLD.sub(" ", bare)
+    directions = [d for d, pattern in _ORDER.items() if pattern.search(plain)]
+    top = _TOP.search(plain) is not None
+    out.order = directions[0] if len(directions) == 1 else "DESC" if top and not directions else None
+    out.superlative = bool(directions or orders)
+    out.orders = out.superlative or top or _ORDERING.search(plain) is not None
+    who = _WHO.match(bare)
+    if who and who.group(2).lower() not in STOPWORDS:
+        out.doer = (who.group(2).lower(), who.group(1) is not None)
     frame = _ATTRIBUTE.match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()
@@ -273,10 +316,21 @@ class ShapeEnumerator:
         conditions = await self._conditions(namespace, profiles, lits, {p.anchor.name for p in paths})
         if not any(conditions.values()):
             return len(base)
-        level = _best(base, scores, self.filter_beam)
+        # the beam of conditions; entity lists take theirs apart (below)
+        keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind != "list"]
+        kept = [scores[i] for i in keep] if scores is not None else None
+        level = _best([base[i] for i in keep], kept, self.filter_beam)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
         # name a property its aggregates and orderings fill the beam, and those take no condition on that property
         level += [x for x in base if x.kind == "list" and not x.also and x.anchor.name is None and x not in level]
+        # one condition on the answers of the most relevant one-hop entity paths ("the movies Laurence Fishburne
+        # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart:
+        # in the beam they crowded out the label-anchored shapes' second condition
+        near = [p for p in paths if len(p.hops) == 1][:ANCHORED_CONDITIONED]
+        anchored = [Shape(p, 2, "list", limit=k) for p in near for k in [None, *lits.limits]]
+        once = [replace(s, filters=(f,)) for s in anchored for f in _filters_for(s, conditions)]
+        if once:
+            await score(once)
         for _ in range(2):
             nxt = [
                 replace(s, filters=(*s.filters, f))
@@ -331,6 +385,14 @@ class ShapeEnumerator:
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
                 out += _measures(path, t, profiles, ks, timed)
+                if lits.superlative and path.hops:  # the targets by what they are linked to: "who directed the
+                    other = 3 - t  # oldest movie"
+                    out += [
+                        Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=other, temporal=timed and p.temporal)
+                        for p in profiles.numeric(path, other)
+                        for d in ("DESC", "ASC")
+                        for k in ks
+                    ]
                 if path.hops:
                     other = 3 - t
                     # more than (at least) k of the other end, listed (another of the question's small numbers
@@ -352,6 +414,8 @@ class ShapeEnumerator:
                     ]
         for path in paths:  # the entity-anchored paths: how many, aggregates and orderings of their answers
             out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
+        for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
+            out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
         return out
 
     async def _conditions(
@@ -429,8 +493,17 @@ def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
             Filter(var, key, op, value, edge=True, listed=ls)
             for key, op, value, ls in conditions.get((hop.rel_type, True), [])
         ]
-    # a condition on the property the shape aggregates or orders by says what the aggregate already says
-    return [f for f in out if f not in s.filters and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))]
+    # a condition on the property the shape aggregates or orders by says what the aggregate already says; and quoted
+    # text that names the shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there,
+    # no tagline condition with 'speed' as well)
+    name = (s.anchor.name or "").lower()
+    return [
+        f
+        for f in out
+        if f not in s.filters
+        and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))
+        and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
+    ]
 
 
 def _redundant(f: Filter, g: Filter) -> bool:
@@ -457,8 +530,11 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
         elif f.op != EXISTS:
             values.add(f.value)
     used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
-    having = c.having is not None and c.having[1] in lits.limits
-    return used + quoted + (c.limit is not None and c.limit in lits.limits) + having
+    # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well
+    once = {v for v in values if isinstance(v, int | float) and lits.numbers.count(v) <= 1}
+    having = c.having is not None and c.having[1] in lits.limits and c.having[1] not in once
+    limit = c.limit is not None and c.limit in lits.limits and c.limit not in once
+    return used + quoted + limit + having
 
 
 def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape]:
@@ -535,6 +611,8 @@ def shape_reading(s: Shape) -> str:
     prop = words(s.prop or "")
     if s.prop_on is not None:
         prop = f"{words(s.hops[s.prop_on - 1].rel_type)} {prop}"
+    elif s.prop_var is not None:
+        prop = f"{words(s.path.node_kind(s.prop_var)[0]) or 'linked'} {prop}"
     if s.kind == "list":
         return (f"first {s.limit} " if s.limit else "") + base + where
     if s.kind == "count":
@@ -674,6 +752,15 @@ def answer_kind(c: object, lits: QuestionLiterals) -> int:
     the people). 0 otherwise, and for paths."""
     if not isinstance(c, Shape) or not lits.heads:
         return 0
+    if lits.doer is not None:
+        verb, passive = lits.doer
+        ends = [
+            (i if (hop.direction == "out") != passive else i + 1)
+            for i, hop in enumerate(c.hops, start=1)
+            if _term_words(hop.rel_type)[:1] and _stem_match(_term_words(hop.rel_type)[0], verb)
+        ]
+        if ends:
+            return 1 if c.target in ends else -1
     nodes = range(1, len(c.hops) + 2)
     target = _kind_named(c, c.target, lits.heads)
     other = any(_kind_named(c, v, lits.heads) for v in nodes if v != c.target)
@@ -695,10 +782,43 @@ def time_order(c: object, lits: QuestionLiterals) -> int:
     (``lits.time_order``: "the youngest" is the latest birth year first): the superlative names the property, which
     no word of the question does, so its unnamed use (-1 in ``mentions``) counts as named (+1). 0 otherwise, and for
     the year's ``max`` / ``min`` too: "which is the oldest book" asks for the book, not its year (those are read the
-    same way, "the earliest published: the oldest", and win when the question names the property)."""
+    same way, "the earliest published: the oldest", and win when the question names the property). And 0 when the
+    word the superlative qualifies (``lits.time_noun``) names a node of the pattern other than the one whose year it
+    is, or names none and the year is not the target's own: "the oldest actors" are ordered by their own birth year,
+    "the director of the oldest movie" by the movie's."""
     if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
         return 0
+    if c.prop_on is None:  # "the oldest movie": the movie's year, not its director's
+        noun = [lits.time_noun] if lits.time_noun else []
+        named = [v for v in range(1, len(c.hops) + 2) if _kind_named(c, v, noun)] or [c.target]
+        if (c.prop_var or c.target) not in named:
+            return 0
     return 2 if shape_time_order(c) == lits.time_order else 0
+
+
+def shape_direction(s: Shape) -> str | None:
+    """The direction a shape orders or picks in: "DESC" for the greatest first (or ``max``), "ASC" for the least
+    (``min``); None for lists, counts and the other aggregates."""
+    if s.kind in ("top", "group"):
+        return "ASC" if s.fn == "ASC" else "DESC"
+    return {"max": "DESC", "min": "ASC"}.get(s.fn or "") if s.kind == "agg" else None
+
+
+def order_intent(c: object, lits: QuestionLiterals) -> int:
+    """-1 for a shape that orders (or takes a greatest or least) where nothing in the question asks for an order, or
+    in the direction opposite to the one it asks ("the top 5 actors by number of movies": the most first); -1 for
+    the first k of a list in no order where a superlative asks for the greatest or least ("the 3 most common");
+    0 otherwise. An ordering by a year in a question with a time superlative is ``time_order``'s."""
+    if not isinstance(c, Shape):
+        return 0
+    if c.kind == "list":
+        return -1 if c.limit is not None and c.having is None and lits.superlative else 0
+    d = shape_direction(c)
+    if d is None or (c.temporal and lits.time_order is not None):
+        return 0
+    if not lits.orders or (lits.order is not None and d != lits.order):
+        return -1
+    return 0
 
 
 TURN_BACK_BONUS = 2

@@ -52,6 +52,7 @@ from app.retrievers.shapes import (
     constants_used,
     count_intent,
     mentions,
+    order_intent,
     question_literals,
     schema_terms,
     shape_reading,
@@ -230,7 +231,8 @@ class Enumeration:
     (``shapes.count_intent``), whether it turns back when the question asks what shares something with its entity
     (``shapes.sharing_intent``), whether it stops at the set a question asks an attribute of
     (``shapes.attribute_frame``), whether it returns the kind the question asks for (``shapes.answer_kind``), and
-    whether it orders by a year the way a time superlative asks ("the youngest": ``shapes.time_order``)."""
+    whether it orders by a year the way a time superlative asks ("the youngest": ``shapes.time_order``), and whether
+    it orders where and as the question asks (``shapes.order_intent``)."""
 
 
 PREVIEW_ROWS = 10
@@ -439,6 +441,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                     + attribute_frame(c, lits)
                     + answer_kind(c, lits)
                     + time_order(c, lits)
+                    + order_intent(c, lits)
                 )
         return out
 

@@ -19,6 +19,7 @@ from app.retrievers.shapes import (
     attribute_frame,
     constants_used,
     count_intent,
+    order_intent,
     question_literals,
     shape_reading,
     sharing_intent,
@@ -131,6 +132,65 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     assert answer_kind(WROTE, question_literals("List the books")) == 0
 
 
+def test_a_who_question_asks_for_the_doer_of_its_verb() -> None:
+    reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    critics, books = Shape(reviewed, 1, "list"), Shape(reviewed, 2, "list")
+    lits = question_literals("Who reviewed books with a rating above 5?")
+    assert lits.doer == ("reviewed", False)
+    # "books" names the books, but "who reviewed" asks for the one that reviews
+    assert (answer_kind(critics, lits), answer_kind(books, lits)) == (1, -1)
+    # passive: "who was followed" asks for the one followed
+    follows = CandidateQuery(Anchor(None, "Person", "name"), (Hop("FOLLOWS", "out", "Person", "name"),))
+    lits = question_literals("Who was followed by the most people?")
+    assert lits.doer == ("followed", True)
+    followed = Shape(follows, 2, "group", fn="DESC", other=1, limit=1)
+    assert (answer_kind(followed, lits), answer_kind(replace(followed, target=1, other=2), lits)) == (1, -1)
+    # "who are the ..." names no verb: the head words decide, as before
+    assert question_literals("Who are the top 3 youngest readers?").doer is None
+    # a verb that names none of the shape's relationships: the head words decide ("books")
+    assert answer_kind(books, question_literals("Who edited the books?")) == 1
+
+
+def test_order_intent_follows_the_question_superlative() -> None:
+    acted = CandidateQuery(Anchor(None, "Person", "name"), (Hop("ACTED_IN", "out", "Movie", "title"),))
+    most = Shape(acted, 1, "group", fn="DESC", other=2, limit=3)
+    fewest = replace(most, fn="ASC")
+    top = question_literals("Find the top 3 actors by number of movies")
+    assert (top.order, top.superlative) == ("DESC", False)  # "top": the most first, but no superlative
+    assert (order_intent(most, top), order_intent(fewest, top)) == (0, -1)
+    low = question_literals("Who are the top 3 actors with the fewest movies?")
+    assert (order_intent(most, low), order_intent(fewest, low)) == (-1, 0)  # the superlative over "top"
+    # nothing asks for an order: no ordering, and no greatest or least value
+    plain = question_literals("Which books have a title containing 'Harbour'?")
+    assert not plain.orders
+    newest = Shape(WROTE, 2, "top", prop="published", fn="DESC", limit=1)
+    assert order_intent(newest, plain) == -1
+    assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="max"), plain) == -1
+    assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="avg"), plain) == 0
+    assert order_intent(newest, question_literals("List the books ordered by year")) == 0
+    # a superlative asks for the greatest or least, not the first k in no order; "top" alone may mean the first k
+    first3 = Shape(WROTE, 2, "list", limit=3)
+    assert order_intent(first3, question_literals("What are the 3 most common book titles?")) == -1
+    assert order_intent(first3, question_literals("List the top 3 books written by someone")) == 0
+    # a bound is no superlative
+    bound = question_literals("List 2 authors who wrote at least 3 books.")
+    assert not bound.superlative and bound.order is None
+    # a time superlative's year ordering is time_order's to score
+    youngest = Shape(WROTE, 1, "top", prop="born", fn="DESC", limit=3, temporal=True)
+    assert order_intent(replace(youngest, fn="ASC"), question_literals("Who are the top 3 youngest authors?")) == 0
+
+
+def test_a_number_stated_once_is_used_once() -> None:
+    reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    above = Filter(1, "rating", ">", 90, edge=True)
+    lits = question_literals("Who reviewed books with a rating higher than 90?")
+    listed = Shape(reviewed, 1, "list", filters=(above,))
+    assert constants_used(listed, lits) == 1
+    assert constants_used(replace(listed, limit=90), lits) == 1  # 90 is the rating's bound, not a limit too
+    twice = question_literals("List 90 critics who reviewed books with a rating higher than 90.")
+    assert constants_used(replace(listed, limit=90), twice) == 2
+
+
 def test_time_superlatives_order_by_a_year() -> None:
     # a property is a year when all its values are whole numbers of a calendar's range
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961, 1975, 1990))
@@ -151,6 +211,13 @@ def test_time_superlatives_order_by_a_year() -> None:
     first = Shape(WROTE, 2, "agg", prop="published", fn="min", temporal=True)
     assert time_order(first, question_literals("Which is the oldest book?")) == 0 and "oldest" in shape_reading(first)
     assert time_order(replace(youngest, temporal=False), lits) == 0
+    # the superlative's noun says whose year it is: the book's, not its author's
+    by_book = replace(oldest, prop="published", prop_var=2)
+    book_q = question_literals("Who wrote the oldest book?")
+    assert book_q.time_noun == "book"
+    assert (time_order(by_book, book_q), time_order(oldest, book_q)) == (2, 0)
+    assert time_order(by_book, question_literals("List the 3 oldest authors.")) == 0
+    assert time_order(by_book, question_literals("Who is the oldest one?")) == 0  # no noun: the target's own year
     # the reading says what the ordering means
     assert "youngest" in shape_reading(youngest) and "oldest" in shape_reading(oldest)
     assert "youngest" not in shape_reading(replace(youngest, temporal=False))
@@ -269,6 +336,23 @@ QUESTIONS = [
         "MATCH (x1:Author) WHERE x1.born IS NOT NULL RETURN DISTINCT x1.name AS name, x1.born AS born "
         "ORDER BY born DESC LIMIT 1",
         [{"name": "Pell Amundsen", "born": 1990}],
+    ),
+    (  # an entity's answers with a condition ...
+        "Which books published after 2000 did Ilse Varga write?",
+        'MATCH (x1:Author {name: "Ilse Varga"})-[:WROTE]->(x2:Book) WHERE x2.published > 2000 '
+        "RETURN DISTINCT x2.title AS name",
+        [{"name": "Northern Ledger"}],
+    ),
+    (  # ... or the first k of them
+        "Name the first 2 books Nadia Oss wrote.",
+        'MATCH (x1:Author {name: "Nadia Oss"})-[:WROTE]->(x2:Book) RETURN DISTINCT x2.title AS name LIMIT 2',
+        None,
+    ),
+    (  # ordered by what they are linked to: the author of the earliest book
+        "Who wrote the oldest book?",
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.published IS NOT NULL "
+        "RETURN DISTINCT x1.name AS name, x2.published AS published ORDER BY published ASC LIMIT 1",
+        [{"name": "Ilse Varga", "published": 1982}],
     ),
     (
         "Which books have a title containing 'Harbour'?",
