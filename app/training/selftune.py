@@ -142,6 +142,8 @@ SHAPE_FORMS = {
     "group": ("which {K} {P}{F} has the {most} {O}?", "top {k} {K} {P}{F} by the {most} {O}"),
     "group_avg": ("which {k} {K} {P}{F} have the {hl} average {prop}?", "top {k} {K} {P}{F} by average {prop}"),
     "top_time": ("which {k} {K} {P}{F} are the {T}?", "list the {k} {T} {K} {P}{F}", "the top {k} {T} {K} {P}{F}"),
+    "top_linked": ("which {k} {K} {P}{F} have the {hl} {L} {prop}?", "top {k} {K} {P}{F} by the {hl} {L} {prop}"),
+    "top_linked_time": ("who are the {K} {PT}{F}?", "list the {k} {K} {PT}{F}", "the {k} {K} {PT}{F}"),
     "agg_time": ("what is the {prop} of the {T} {K} {P}{F}?", "when is the {prop} of the {T} {K} {P}{F}?"),
 }
 """Generic English frames for the shapes of ``app.cypher.shapes`` (``{K}`` the kind asked about, ``{P}`` how it
@@ -201,10 +203,23 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
     return f" with a {words(s.path.node_kind(f.var)[0])} whose {prop} is {value}"
 
 
+def _linked_time_phrase(s: Shape, when: str, rng: random.Random) -> str:
+    """How the asked-about node relates to the node whose year orders it: "who directed the oldest movie",
+    "acted in by the youngest person"."""
+    hop = s.hops[0]
+    rel = words(hop.rel_type)
+    linked = words(s.path.node_kind(s.prop_var or 1)[0])
+    if (hop.direction == "out") == (s.target == 1):
+        return rng.choice((f"who {rel} the {when} {linked}", f"that {rel} the {when} {linked}"))
+    return f"{rel} by the {when} {linked}"
+
+
 def verbalise_shape(s: Shape, rng: random.Random) -> str:
     """A question whose answer is what the shape returns, in a generic frame."""
     kind = words(s.path.node_kind(s.target)[0])
     form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
+    if s.prop_var is not None:  # ordered by a linked node's property: "which person directed the oldest movie"
+        form = "top_linked"
     order = shape_time_order(s)
     if order is not None and rng.random() < 0.5:  # a year: "the 3 youngest persons", "the oldest movie"
         form += "_time"
@@ -220,6 +235,8 @@ def verbalise_shape(s: Shape, rng: random.Random) -> str:
         most="most" if s.fn == "DESC" else "fewest",
         O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng),
         T=rng.choice(TIME_WORDS[order]) if order is not None else "",
+        L=words(s.path.node_kind(s.prop_var)[0]) if s.prop_var is not None else "",
+        PT=_linked_time_phrase(s, rng.choice(TIME_WORDS[order]), rng) if order is not None and s.hops else "",
     )
     return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")
 
@@ -268,7 +285,8 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
     profiles = await r.profiles.get(namespace, schema)
     if not profiles:
         return []
-    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True, time_order="DESC")  # years as points in time
+    # years as points in time; a superlative, so that orderings by a linked node's property are among the shapes
+    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True, time_order="DESC", superlative=True)
     base = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
     # thresholds ("more than 2 movies") come once per number and limit: keep a share of them
     base = [s for s in base if s.having is None or (s.limit is None and rng.random() < 0.3)]

@@ -436,6 +436,20 @@ async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
             assert f"'{quoted}'" in p["question"]
 
 
+def test_tuning_states_an_ordering_by_a_linked_node() -> None:
+    """A shape that orders authors by their books' year is stated as such: by the book's year, or as the author
+    of the oldest book; never as "the oldest authors"."""
+    import random
+
+    from app.training.selftune import verbalise_shape
+
+    by_book = Shape(WROTE, 1, "top", prop="published", fn="ASC", limit=1, prop_var=2, temporal=True)
+    said = {verbalise_shape(by_book, random.Random(i)) for i in range(40)}
+    assert any("the oldest book" in q or "the earliest book" in q for q in said)
+    assert any("lowest book published" in q for q in said)
+    assert not any(re.search(r"(oldest|earliest) authors?", q) for q in said)
+
+
 def test_schema_words_the_question_mentions() -> None:
     from app.retrievers.shapes import mentions, schema_terms
 
