@@ -80,6 +80,14 @@ class Anchor:
             f"labels(x2) AS l, {_DISPLAY_KEY.format(v='x2')} AS k LIMIT $limit"
         )
 
+    def adjacent_query(self, other: Anchor) -> str:
+        """The distinct ``(t, o)`` of the relationships between ``self`` and ``other``: type, and whether it leaves
+        ``self``."""
+        return (
+            f"MATCH {self.node('x1')}-[r]-{other.node('x2')} WHERE x1 <> x2 "
+            "RETURN DISTINCT type(r) AS t, startNode(r) = x1 AS o LIMIT $limit"
+        )
+
 
 @dataclass(frozen=True)
 class CandidateQuery:
@@ -221,6 +229,17 @@ def hops_from_rows(rows: Iterable[dict[str, Any]]) -> list[Hop]:
     label of the reached nodes, in a stable order."""
     hops = {h for r in rows for h in _reached(r, "t", "out")}
     return sorted(hops, key=lambda h: (h.rel_type, h.direction, h.label, h.key))
+
+
+def links_from_rows(a: Anchor, b: Anchor, rows: Iterable[dict[str, Any]]) -> list[CandidateQuery]:
+    """The one-hop patterns ``(a)-r-(b)`` of :meth:`Anchor.adjacent_query` rows, closed by the second entity (what
+    the relationship between two linked entities says: its properties). Each reads from the relationship's start,
+    so the query is the same whichever entity was linked first."""
+    out: dict[CandidateQuery, None] = {}
+    for r in rows:
+        src, dst = (a, b) if r.get("o") else (b, a)
+        out[CandidateQuery(src, (Hop(str(r["t"]), "out", dst.label, dst.key),), end=dst)] = None
+    return list(out)
 
 
 def joins_from_rows(a: Anchor, b: Anchor, rows: Iterable[dict[str, Any]]) -> list[CandidateQuery]:

@@ -13,8 +13,9 @@ valid Cypher over the graph's own vocabulary, e.g.
     MATCH (x1:Person)-[:PRODUCED]->(x2:Movie) RETURN x1.name AS name, count(DISTINCT x2) AS count
         ORDER BY count DESC LIMIT 1
 
-The first column is the answer (a node's display value, or the number asked for). Like candidates, what runs adds
-the path's guard conditions (:meth:`CandidateQuery.where_conditions`) and a row limit. This module only builds text.
+The first column is the answer (a node's display value, a property's value, or the number asked for). Like
+candidates, what runs adds the path's guard conditions (:meth:`CandidateQuery.where_conditions`) and a row limit.
+This module only builds text.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any, Literal
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.queries import cypher_string, ident
 
-ShapeKind = Literal["list", "count", "agg", "top", "group"]
+ShapeKind = Literal["list", "count", "agg", "top", "group", "attr", "common"]
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
@@ -87,7 +88,7 @@ class Filter:
     """A condition on a property of the pattern's node ``x{var}`` (``edge``: of its relationship ``r{var}``, the
     ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, ``range`` (``lo <= v < hi``, ``value``
     a pair), or ``EXISTS`` (the property is there; ``value`` None). ``listed``: the property holds a list, and the
-    condition holds for one of its elements."""
+    condition holds for one of its elements; ``sized``: it compares how many elements the list holds."""
 
     var: int
     key: str
@@ -95,9 +96,15 @@ class Filter:
     value: Any
     edge: bool = False
     listed: bool = False
+    sized: bool = False
+    """The condition is on how many elements the list property holds (``size(...)``: "more than 3 roles")."""
 
     def cypher(self) -> str:
         v = f"{'r' if self.edge else 'x'}{self.var}.{ident(self.key, 'property')}"
+        if self.sized:
+            if self.op not in (*NUMBER_OPS, ">=", "<="):
+                raise ValueError(f"unknown filter operator {self.op!r} on a list's size")
+            return f"size({v}) {self.op} {_literal(self.value)}"
         if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range", EXISTS):
             raise ValueError(f"unknown filter operator {self.op!r}")
         if self.op == EXISTS:
@@ -117,10 +124,14 @@ class Shape:
     """What is asked of node ``x{target}`` of ``path``: ``list`` its display values (``limit`` of them when set);
     ``count`` them; ``agg`` (``fn`` of ``AGGREGATES``) over the property ``prop``; ``top``: the ``limit`` with the
     greatest (``fn`` "DESC") or least ("ASC") ``prop``; ``group``: the ``limit`` with the most ("DESC") or fewest
-    ("ASC") distinct ``x{other}`` or, with ``prop``, the greatest or least average ``prop``. ``prop`` belongs to the
-    target node, or to the relationship of hop ``prop_on`` (``r{prop_on}``). ``filters`` restrict the matches first.
-    ``also``: relationship types that link ``x1`` and ``x2`` as well, in the first hop's direction (a person who
-    acted in *and* directed a movie). ``having``: a threshold on how many ``x{other}`` each ``x{target}`` has."""
+    ("ASC") distinct ``x{other}`` or, with ``prop``, the greatest or least average ``prop``; ``attr``: the values of
+    ``prop`` themselves (the tagline of a movie, the birth years of some people, the roles of an actor in a movie),
+    with each target's display value beside them when ``paired``; ``common``: the ``limit`` most (``fn`` "DESC") or
+    least ("ASC") frequent values of ``prop`` with how often each occurs (each element of a ``listed`` property
+    counted apart). ``prop`` belongs to the target node, or to the relationship of hop ``prop_on`` (``r{prop_on}``).
+    ``filters`` restrict the matches first. ``also``: relationship types that link ``x1`` and ``x2`` as well, in the
+    first hop's direction (a person who acted in *and* directed a movie). ``having``: a threshold on how many
+    ``x{other}`` each ``x{target}`` has."""
 
     path: CandidateQuery
     target: int
@@ -141,6 +152,11 @@ class Shape:
     prop_var: int | None = None
     """``prop`` belongs to node ``x{prop_var}`` of the pattern, not to the target: a ``top`` orders the targets by
     what they are linked to ("who directed the oldest movie": the directors by their movies' release year)."""
+    listed: bool = False
+    """``common``: ``prop`` holds lists, whose elements are counted (``UNWIND``)."""
+    paired: bool = False
+    """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
+    values alone ("the birth years of the actors of X")."""
 
     @property
     def anchor(self) -> Anchor:
@@ -196,8 +212,20 @@ class Shape:
             return per + f"RETURN {t}.{key} AS name, number{lim}"
         if self.kind == "list":
             return f"RETURN DISTINCT {t}.{key} AS name{lim}"
+        if self.kind == "attr":
+            p = ident(self.prop or "", "property")
+            if self.paired:
+                return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p}{lim}"
+            return f"RETURN DISTINCT {self._prop_ref()} AS {p}{lim}"
         if self.kind == "count":
             return f"RETURN count(DISTINCT {t}) AS number"
+        if self.kind == "common":
+            p = ident(self.prop or "", "property")
+            order = "ASC" if self.fn == "ASC" else "DESC"
+            head = (
+                f"UNWIND {self._prop_ref()} AS {p} RETURN {p}" if self.listed else f"RETURN {self._prop_ref()} AS {p}"
+            )
+            return f"{head}, count(*) AS number ORDER BY number {order}{lim}"
         if self.kind == "agg":
             fn = self.fn if self.fn in AGGREGATES else "avg"
             return f"RETURN {fn}({self._prop_ref()}) AS value"
@@ -211,7 +239,7 @@ class Shape:
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]
-        if self.kind in ("top", "agg", "group") and self.prop:
+        if self.kind in ("top", "agg", "group", "common") and self.prop:
             conds.append(f"{self._prop_ref()} IS NOT NULL")
         return conds
 
@@ -226,7 +254,7 @@ class Shape:
         """What runs: the path's guards added, and ``$limit`` rows at most for a list without its own limit."""
         conds = self.path.where_conditions() + self.conditions()
         where = " WHERE " + " AND ".join(conds) if conds else ""
-        tail = " LIMIT $limit" if self.kind == "list" and self.limit is None else ""
+        tail = " LIMIT $limit" if self.kind in ("list", "attr") and self.limit is None else ""
         return f"{self._match(True)}{where} {self._return()}{tail}"
 
     def pattern_text(self, row: dict[str, Any]) -> str:

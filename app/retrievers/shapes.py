@@ -104,11 +104,35 @@ class QuestionLiterals:
     the first k of a list in no order are not what it asks for (``order_intent``)."""
     orders: bool = False
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
+    counts: list[float] = field(default_factory=list)
+    """Numbers that say how many answers to give ("top 5", "the first 3", "list 2"): no condition takes them."""
+    ops: dict[float, str] = field(default_factory=dict)
+    """The comparison the question states for a number ("above 90": ``>``, "before 1980": ``<``, "at least 3":
+    ``>=``, "released in 1999": ``=``; ``COMPARISONS``): a condition with that number takes that operator only."""
     doer: tuple[str, bool] | None = None
     """A "who" question's verb, and whether it is passive: "who reviewed movies ..." asks for the one that reviews
     (``("reviewed", False)``), "who was followed by ..." for the one followed (``answer_kind``)."""
 
 
+COMPARISONS = {
+    ">": r"(?:more|greater|higher|larger|bigger|later|longer|newer)\s+than|above|over|after|exceeding|beyond|>",
+    "<": r"(?:less|fewer|lower|smaller|earlier|shorter|older)\s+than|below|under|before|<",
+    ">=": r"at\s+least|no\s+(?:less|fewer)\s+than|>=",
+    "<=": r"at\s+most|no\s+more\s+than|up\s+to|<=",
+    "=": r"exactly|equal\s+to|equals|of|in|=",
+}
+"""How a question states the comparison a number takes, in the words before it: English, not a data set's
+vocabulary. After it, "or more" / "or less" say ``>=`` / ``<=``."""
+_COMPARED = [
+    (op, re.compile(r"(?:^|\W)(?:" + words + r")\s*(?:the\s+)?(?:year\s+)?$", re.IGNORECASE))
+    for op, words in COMPARISONS.items()
+]
+_COMPARED_AFTER = [(">=", re.compile(r"^\s*or\s+(?:more|greater|higher|above)\b", re.IGNORECASE)),
+                   ("<=", re.compile(r"^\s*or\s+(?:less|fewer|lower|below)\b", re.IGNORECASE))]  # fmt: skip
+_COUNTS = re.compile(
+    r"(?:^|\W)(?:top|first|last|bottom|list|name|find|show|give|return|display|get)\s*$", re.IGNORECASE
+)
+"""What precedes a number that counts answers: English, not a data set's vocabulary."""
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
@@ -168,6 +192,13 @@ def question_literals(question: str) -> QuestionLiterals:
             previous = None
             continue
         out.numbers.append(value)
+        if _COUNTS.search(bare[max(0, m.start() - 20) : m.start()]):
+            out.counts.append(value)
+        before, after = bare[max(0, m.start() - 40) : m.start()], bare[m.end() : m.end() + 20]
+        op = next((o for o, pattern in _COMPARED_AFTER if pattern.search(after)), None)
+        op = op or next((o for o, pattern in _COMPARED if pattern.search(before)), None)
+        if op is not None:
+            out.ops.setdefault(value, op)
         if value.is_integer() and 1 <= value <= MAX_LIMIT:
             out.limits.append(int(value))
         # two numbers joined as one span ("between 1990 and 2000", "from 1990 to 2000", "1990-2000") are a range,
@@ -190,6 +221,7 @@ class Property:
     """``number``, ``text``, or ``list`` (a list of text)."""
     lo: float | None = None
     hi: float | None = None
+    """A number's least and greatest value; a list's fewest and most elements (in the sample read)."""
     values: tuple[object, ...] = ()
     """A few of its values (self-supervised tuning states them in questions)."""
     partial: bool = False
@@ -277,7 +309,9 @@ class PropertyProfiles:
             elif values and all(isinstance(v, str) for v in values):
                 props.append(Property(name, key, "text", values=tuple(values), partial=part))
             elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
-                props.append(Property(name, key, "list", values=tuple(e for v in values for e in v), partial=part))
+                sizes = [len(v) for v in values]
+                elements = tuple(e for v in values for e in v)
+                props.append(Property(name, key, "list", min(sizes), max(sizes), elements, part))
         if edge and not props:
             return None
         return LabelProfile(name, display, props)
@@ -305,19 +339,21 @@ class ShapeEnumerator:
         lits: QuestionLiterals,
         paths: Sequence[CandidateQuery],
         score: Scorer,
+        entities: Sequence[CandidateQuery] = (),
     ) -> int:
         """Hand the question's shapes (base, then with conditions) to ``score``, which scores and keeps them; return
-        how many base shapes there were (the bound's first stage, for the trace)."""
+        how many base shapes there were (the bound's first stage, for the trace). ``entities``: see
+        :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
-        base = self.base_shapes(schema, profiles, paths, lits)
+        base = self.base_shapes(schema, profiles, paths, lits, entities)
         scores = await score(base)
         if not base:
             return 0
         conditions = await self._conditions(namespace, profiles, lits, {p.anchor.name for p in paths})
         if not any(conditions.values()):
             return len(base)
-        # the beam of conditions; entity lists take theirs apart (below)
-        keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind != "list"]
+        # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
+        keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind not in ("list", "attr")]
         kept = [scores[i] for i in keep] if scores is not None else None
         level = _best([base[i] for i in keep], kept, self.filter_beam)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
@@ -350,7 +386,12 @@ class ShapeEnumerator:
         profiles: Profiles,
         paths: Sequence[CandidateQuery],
         lits: QuestionLiterals,
+        entities: Sequence[CandidateQuery] = (),
     ) -> list[Shape]:
+        """Every label-anchored shape, the measures of the entity-anchored ``paths``, and the values of the
+        ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
+        of The Matrix") and the relationships joining two of them (one hop closed by the second entity: "the roles
+        of Keanu Reeves in The Matrix")."""
         ks = lits.limits or [1]
         # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
         # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
@@ -385,6 +426,9 @@ class ShapeEnumerator:
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
                 out += _measures(path, t, profiles, ks, timed)
+                out += _attributes(path, t, profiles, paired=True)
+                if lits.superlative:  # "the 3 most common taglines"
+                    out += _commons(path, t, profiles, ks, lits.order)
                 if lits.superlative and path.hops:  # the targets by what they are linked to: "who directed the
                     other = 3 - t  # oldest movie"
                     out += [
@@ -412,8 +456,13 @@ class ShapeEnumerator:
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
-        for path in paths:  # the entity-anchored paths: how many, aggregates and orderings of their answers
+        for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
+            out += _attributes(path, len(path.hops) + 1, profiles, paired=True)
+            if lits.superlative:  # "the most common roles in X"
+                out += _commons(path, len(path.hops) + 1, profiles, ks, lits.order)
+        for path in entities:  # what a linked entity is, and how two of them are linked
+            out += _attributes(path, 1, profiles, node=not path.hops)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
             out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
         return out
@@ -421,8 +470,8 @@ class ShapeEnumerator:
     async def _conditions(
         self, namespace: str, profiles: Profiles, lits: QuestionLiterals, linked: set[str | None]
     ) -> Conditions:
-        """Per ``(label, False)`` and ``(relationship type, True)``, the ``(key, op, value, listed)`` conditions the
-        question's constants allow on its nodes (relationships)."""
+        """Per ``(label, False)`` and ``(relationship type, True)``, the conditions the question's constants allow on
+        its nodes (relationships), as filters on no node yet (``_filters_for`` places them)."""
         out: Conditions = {}
         texts = [t for t in lits.texts if t not in linked]
 
@@ -432,7 +481,7 @@ class ShapeEnumerator:
             rows = await self.graph.read(namespace, q, {"s": s})
             r = rows[0] if rows else {}
             ops = [("=", r.get("eq")), ("STARTS WITH", r.get("starts")), ("CONTAINS", r.get("contains"))]
-            return [(p.key, op, s, listed) for op, n in ops if n]
+            return [Filter(0, p.key, op, s, listed=listed) for op, n in ops if n]
 
         elements = [((n, False), prof) for n, prof in profiles.labels.items()]
         elements += [((n, True), prof) for n, prof in profiles.rels.items()]
@@ -440,20 +489,38 @@ class ShapeEnumerator:
             conds: list[Condition] = []
             for p in prof.numeric():
                 assert p.lo is not None and p.hi is not None
-                conds += [(p.key, op, _num(v), False) for v in lits.numbers if p.lo <= v <= p.hi for op in NUMBER_OPS]
                 conds += [
-                    (p.key, "range", (_num(lo), _num(hi)), False)
+                    Filter(0, p.key, op, _num(v)) for v in lits.numbers if p.lo <= v <= p.hi for op in _ops(v, lits)
+                ]
+                conds += [
+                    Filter(0, p.key, "range", (_num(lo), _num(hi)))
                     for lo, hi in lits.ranges
                     if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10  # both ends among the property's values
                 ]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
-            conds += [(p.key, EXISTS, None, False) for p in prof.properties if p.partial and _named(p.key, lits.words)]
+            conds += [
+                Filter(0, p.key, EXISTS, None) for p in prof.properties if p.partial and _named(p.key, lits.words)
+            ]
+            for p in prof.properties:  # how many elements a list holds ("more than 3 roles")
+                if p.kind == "list" and p.hi is not None:
+                    most = max(2 * p.hi, 10)
+                    counts = [v for v in lits.numbers if float(v).is_integer() and 0 <= v <= most]
+                    conds += [Filter(0, p.key, op, _num(v), sized=True) for v in counts for op in _ops(v, lits)]
             out[element] = conds
         return out
 
 
-Condition = tuple[str, str, object, bool]
+def _ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:
+    """The comparisons a condition with number ``v`` may take: the one the question states, else any of
+    ``NUMBER_OPS``; none when the number only says how many answers to give ("the top 5")."""
+    if v in lits.ops:
+        return (lits.ops[v],)
+    return () if v in lits.counts and lits.numbers.count(v) == 1 else NUMBER_OPS
+
+
+Condition = Filter
+"""A condition on no node yet (``var`` 0): ``_filters_for`` places it on each node (relationship) it fits."""
 Conditions = dict[tuple[str, bool], list[Condition]]
 
 
@@ -470,6 +537,7 @@ def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], t
             Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
             for p in numeric
             for fn in AGGREGATES
+            if not (fn == "sum" and p.temporal)  # a sum of years means nothing
         ]
         out += [
             Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on, temporal=timed and p.temporal)
@@ -480,6 +548,38 @@ def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], t
     return out
 
 
+def _attributes(
+    path: CandidateQuery, t: int, profiles: Profiles, *, node: bool = True, paired: bool = False
+) -> list[Shape]:
+    """The values of node ``x{t}``'s properties (``node``; its display property is what a list returns) and of the
+    properties of the relationship next to it (the one that reaches it, or the first one when ``t`` is 1): "the
+    birth years of ...", "the roles of Keanu Reeves in The Matrix". ``paired``: also each node with its value ("the
+    actors of X and their roles")."""
+    out: list[Shape] = []
+    prof = profiles.of(path, t) if node else None
+    if prof is not None:
+        out += [Shape(path, t, "attr", prop=p.key) for p in prof.properties if p.key != prof.key]
+    if path.hops:
+        on = t - 1 if t >= 2 else 1
+        rel = profiles.of(path, on, edge=True)
+        out += [Shape(path, t, "attr", prop=p.key, prop_on=on) for p in (rel.properties if rel else [])]
+    return out + [replace(s, paired=True) for s in out] if paired else out
+
+
+def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:
+    """The most and least frequent values of ``_attributes``' properties, all of them in that order ("the most common
+    roles in X") or the first ``k`` ("the 3 most common taglines", "the most common tagline"); a list property's
+    elements counted one by one. ``order``: the direction the question asks for, when it says one (else both)."""
+    limits: list[int | None] = [None, *ks]
+    directions = [order] if order is not None else ["DESC", "ASC"]
+    out = []
+    for a in _attributes(path, t, profiles):
+        prof = profiles.of(path, a.prop_on, edge=True) if a.prop_on is not None else profiles.of(path, t)
+        listed = any(p.key == a.prop and p.kind == "list" for p in (prof.properties if prof else []))
+        out += [replace(a, kind="common", fn=d, limit=k, listed=listed) for d in directions for k in limits]
+    return out
+
+
 def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
     """Conditions on the shape's label-anchored nodes, or on the nodes its path reaches (not on a linked entity), and
     on its relationships."""
@@ -487,12 +587,9 @@ def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
     out = []
     for var in range(first, len(s.hops) + 2):
         label = s.path.node_kind(var)[0]
-        out += [Filter(var, key, op, value, listed=ls) for key, op, value, ls in conditions.get((label, False), [])]
+        out += [replace(c, var=var) for c in conditions.get((label, False), [])]
     for var, hop in enumerate(s.hops, start=1):
-        out += [
-            Filter(var, key, op, value, edge=True, listed=ls)
-            for key, op, value, ls in conditions.get((hop.rel_type, True), [])
-        ]
+        out += [replace(c, var=var, edge=True) for c in conditions.get((hop.rel_type, True), [])]
     # a condition on the property the shape aggregates or orders by says what the aggregate already says; and quoted
     # text that names the shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there,
     # no tagline condition with 'speed' as well)
@@ -518,9 +615,10 @@ def _redundant(f: Filter, g: Filter) -> bool:
 def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
     """How many of the question's stated constants (numbers, quoted text: ``question_literals``) a candidate uses, in
     a condition, as its limit, or as a linked entity's name."""
-    quoted = (c.anchor.name in lits.texts) if c.anchor.name is not None else False
+    path = c if isinstance(c, CandidateQuery) else c.path
+    quoted = sum(1 for a in (path.anchor, path.end) if a is not None and a.name is not None and a.name in lits.texts)
     if isinstance(c, CandidateQuery):
-        return quoted + (c.end is not None and c.end.name in lits.texts)
+        return quoted
     values: set[object] = set()
     for f in c.filters:
         if f.op == "range":  # a decade is one constant, "from 1990 to 2000" two
@@ -530,11 +628,14 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
         elif f.op != EXISTS:
             values.add(f.value)
     used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
-    # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well
+    # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well, and each
+    # further use of it costs one; nor is a number the question compares with ("above 90") a limit
     once = {v for v in values if isinstance(v, int | float) and lits.numbers.count(v) <= 1}
     having = c.having is not None and c.having[1] in lits.limits and c.having[1] not in once
     limit = c.limit is not None and c.limit in lits.limits and c.limit not in once
-    return used + quoted + limit + having
+    compared = c.limit in once and lits.ops.get(c.limit) in (">", "<", ">=", "<=")
+    again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
+    return used + quoted + limit + having - again - compared
 
 
 def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape]:
@@ -564,7 +665,7 @@ def with_article(noun: str) -> str:
 
 def filter_reading(f: Filter, kind: str) -> str:
     """``kind``: the words of the node's label (of the relationship's type for a condition on a relationship)."""
-    prop = words(f.key)
+    prop = f"number of {words(f.key)}" if f.sized else words(f.key)
     if f.op == EXISTS:
         return f"{kind} that has {with_article(prop)}"
     if f.op == "range":
@@ -615,8 +716,18 @@ def shape_reading(s: Shape) -> str:
         prop = f"{words(s.path.node_kind(s.prop_var)[0]) or 'linked'} {prop}"
     if s.kind == "list":
         return (f"first {s.limit} " if s.limit else "") + base + where
+    if s.kind == "attr":
+        if s.path.end is not None:  # a relationship between two linked entities: "Keanu Reeves acted in The Matrix"
+            hop = s.hops[0]
+            a, b = surface(s.anchor.name or ""), surface(s.path.end.name or "")
+            base = f"{a} {words(hop.rel_type)} {b}" if hop.direction == "out" else f"{b} {words(hop.rel_type)} {a}"
+            prop = words(s.prop or "")
+        return f"{base}{where} and their {prop}" if s.paired else f"{prop} of {base}{where}"
     if s.kind == "count":
         return f"how many: number of {base}{where}"
+    if s.kind == "common":
+        first = f"the {s.limit}" if s.limit is not None else "the"
+        return f"{first} {'least' if s.fn == 'ASC' else 'most'} common {prop} of {base}{where}, how often each"
     order = shape_time_order(s)
     if order is not None:  # a year: "the latest born: the youngest, newest"
         when = "latest" if order == "DESC" else "earliest"
@@ -746,11 +857,12 @@ def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
 
 
 def answer_kind(c: object, lits: QuestionLiterals) -> int:
-    """For a shape: +1 when the question's head words name the node it is about (that it lists, counts, aggregates
-    or orders) and no other node of its pattern, -1 when they name another node and not it ("list the first 3 movies
-    where someone acted in and directed": the movies, not the people; "find the top 3 actors by number of movies":
-    the people). 0 otherwise, and for paths."""
-    if not isinstance(c, Shape) or not lits.heads:
+    """For a shape: +1 when the first of the question's head words that names a node of its pattern names the node
+    it is about (that it lists, counts, aggregates or orders) and no other, -1 when it names another node and not it
+    ("list the first 3 movies where someone acted in and directed": the movies, not the people; "find the top 3
+    actors by number of movies": the people; "list the movies where the actors were born before 1950": the movies).
+    0 otherwise, for paths, and for a property's values (the answer is the value, not the node)."""
+    if not isinstance(c, Shape) or not lits.heads or c.kind in ("attr", "common"):
         return 0
     if lits.doer is not None:
         verb, passive = lits.doer
@@ -762,9 +874,13 @@ def answer_kind(c: object, lits: QuestionLiterals) -> int:
         if ends:
             return 1 if c.target in ends else -1
     nodes = range(1, len(c.hops) + 2)
-    target = _kind_named(c, c.target, lits.heads)
-    other = any(_kind_named(c, v, lits.heads) for v in nodes if v != c.target)
-    return 1 if target and not other else -1 if other and not target else 0
+    for head in lits.heads:  # the first head word that names a node of the pattern says which ("list the movies
+        # where the actors were born before 1950": the movies)
+        target = _kind_named(c, c.target, [head])
+        other = any(_kind_named(c, v, [head]) for v in nodes if v != c.target)
+        if target or other:
+            return 1 if target and not other else -1 if other and not target else 0
+    return 0
 
 
 def shape_time_order(s: Shape) -> str | None:
@@ -799,7 +915,7 @@ def time_order(c: object, lits: QuestionLiterals) -> int:
 def shape_direction(s: Shape) -> str | None:
     """The direction a shape orders or picks in: "DESC" for the greatest first (or ``max``), "ASC" for the least
     (``min``); None for lists, counts and the other aggregates."""
-    if s.kind in ("top", "group"):
+    if s.kind in ("top", "group", "common"):
         return "ASC" if s.fn == "ASC" else "DESC"
     return {"max": "DESC", "min": "ASC"}.get(s.fn or "") if s.kind == "agg" else None
 

@@ -33,7 +33,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.concurrency import BuiltOnce
-from app.cypher.candidates import Anchor, CandidateQuery, hops_from_rows, joins_from_rows, specific_labels
+from app.cypher.candidates import (
+    Anchor,
+    CandidateQuery,
+    hops_from_rows,
+    joins_from_rows,
+    links_from_rows,
+    specific_labels,
+)
 from app.cypher.queries import ENTITY_LABEL
 from app.cypher.shapes import Shape
 from app.errors import AppError, DependencyError
@@ -409,7 +416,11 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 order.sort(key=lambda i: -rel[i])
             ranked = [out.candidates[i] for i in order]
             best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
-            out.base_shapes = await self.shapes.enumerate(namespace, schema, lits, best[: cfg.shape_paths], add)
+            with ctx.stage("candidate_enumeration"):
+                entities = [CandidateQuery(a, ()) for a in anchors] + await self._adjacent(namespace, anchors)
+            out.base_shapes = await self.shapes.enumerate(
+                namespace, schema, lits, best[: cfg.shape_paths], add, entities
+            )
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
         # label-anchored shapes of a question the graph knows nothing about
         unanchored = [i for i, c in enumerate(out.candidates) if isinstance(c, Shape) and c.anchor.name is None]
@@ -507,6 +518,18 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         groups = await asyncio.gather(*(join(a, b) for a, b in pairs))
         return list(dict.fromkeys(c for g in groups for c in g))
 
+    async def _adjacent(self, namespace: str, anchors: list[Anchor]) -> list[CandidateQuery]:
+        """The relationships joining two linked entities directly, as one-hop patterns closed by the second (their
+        properties answer "the roles of Keanu Reeves in The Matrix")."""
+        pairs = [(a, b) for i, a in enumerate(anchors) for b in anchors[i + 1 :] if a.name != b.name]
+
+        async def link(a: Anchor, b: Anchor) -> list[CandidateQuery]:
+            rows = await self.deps.graph.read(namespace, a.adjacent_query(b), {"limit": 100}, max_rows=100)
+            return links_from_rows(a, b, rows)
+
+        groups = await asyncio.gather(*(link(a, b) for a, b in pairs))
+        return list(dict.fromkeys(c for g in groups for c in g))
+
     # --- step 3 -----------------------------------------------------------------------------------------------
     async def choose(
         self, namespace: str, question: str, e: Enumeration, ctx: RunContext[Text2CypherTrace] | None = None
@@ -582,12 +605,13 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     def _by_relevance(
         self, e: Enumeration, rel: list[float]
     ) -> tuple[list[RankedQuery], list[int], DecodingMethod | None]:
-        """The candidates by relevance alone, the smallest of the near-best ones of the best one's kind (a path, or a
-        shape) first."""
+        """The candidates by relevance alone; when the best is a path, the shallowest path within ``depth_margin`` of
+        it first (a shape's size counts its operations, and a smaller shape is no likelier the answer)."""
         cfg = self.config
         order = sorted(range(len(e.candidates)), key=lambda i: -rel[i])
         kind = type(e.candidates[order[0]])
-        near = [i for i in order if rel[i] >= rel[order[0]] - cfg.depth_margin and isinstance(e.candidates[i], kind)]
+        margin = cfg.depth_margin if kind is CandidateQuery else 0.0
+        near = [i for i in order if rel[i] >= rel[order[0]] - margin and isinstance(e.candidates[i], kind)]
         depth = min(e.candidates[i].size for i in near)
         first = next(i for i in near if e.candidates[i].size == depth)
         order = [first, *(i for i in order if i != first)][: cfg.top_m]

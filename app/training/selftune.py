@@ -144,6 +144,11 @@ SHAPE_FORMS = {
     "top_time": ("which {k} {K} {P}{F} are the {T}?", "list the {k} {T} {K} {P}{F}", "the top {k} {T} {K} {P}{F}"),
     "top_linked": ("which {k} {K} {P}{F} have the {hl} {L} {prop}?", "top {k} {K} {P}{F} by the {hl} {L} {prop}"),
     "top_linked_time": ("who are the {K} {PT}{F}?", "list the {k} {K} {PT}{F}", "the {k} {K} {PT}{F}"),
+    "attr": ("what are the {prop} of the {K} {P}{F}?", "list the {prop} of {K} {P}{F}", "{prop} of the {K} {P}{F}?"),
+    "attr_pair": ("list the {K} {P}{F} and their {prop}", "which {K} {P}{F}, with their {prop}?"),
+    "common": ("what are the {k} {C} common {prop} of {K} {P}{F}?", "the {k} {C} frequent {prop} among {K} {P}{F}"),
+    "common_all": ("what are the {C} common {prop} of {K} {P}{F}?", "{prop} of {K} {P}{F} by how often they occur"),
+    "attr_of": ("what is the {prop} of {N}?", "what {prop} does {N} have?", "{prop} of {N}?"),
     "agg_time": ("what is the {prop} of the {T} {K} {P}{F}?", "when is the {prop} of the {T} {K} {P}{F}?"),
 }
 """Generic English frames for the shapes of ``app.cypher.shapes`` (``{K}`` the kind asked about, ``{P}`` how it
@@ -182,7 +187,7 @@ def _pattern_phrase(s: Shape, rng: random.Random) -> str:
 
 
 def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
-    prop = words(f.key)
+    prop = f"number of {words(f.key)}" if f.sized else words(f.key)
     if f.op == EXISTS:
         has = with_article(prop)
         if f.edge:
@@ -220,6 +225,12 @@ def verbalise_shape(s: Shape, rng: random.Random) -> str:
     form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
     if s.prop_var is not None:  # ordered by a linked node's property: "which person directed the oldest movie"
         form = "top_linked"
+    prop = words(s.prop or "")
+    if s.kind in ("attr", "common"):  # a property's values: "the birth years of ...", "the tagline of The Matrix"
+        form = "attr_pair" if s.paired else "attr_of" if s.anchor.name is not None and not s.hops else "attr"
+        form = ("common" if s.limit else "common_all") if s.kind == "common" else form
+        if s.prop_on is not None:
+            prop = f"{words(s.hops[s.prop_on - 1].rel_type)} {prop}"
     order = shape_time_order(s)
     if order is not None and rng.random() < 0.5:  # a year: "the 3 youngest persons", "the oldest movie"
         form += "_time"
@@ -230,7 +241,9 @@ def verbalise_shape(s: Shape, rng: random.Random) -> str:
         F="".join(_filter_phrase(s, f, rng) for f in s.filters),
         k=s.limit,
         a=rng.choice(AGG_PHRASES.get(s.fn or "", ("average",))),
-        prop=words(s.prop or ""),
+        prop=prop,
+        N=surface(s.anchor.name or ""),
+        C="least" if s.fn == "ASC" else "most",
         hl=hl,
         most="most" if s.fn == "DESC" else "fewest",
         O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng),
@@ -267,8 +280,10 @@ def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter |
         else:
             hi = hi + 1
         return Filter(var, p.key, "range", (lo, hi), edge=edge)
-    text = str(v)
     listed = p.kind == "list"
+    if listed and p.hi and rng.random() < 0.3:  # how many elements it holds: "with more than 2 roles"
+        return Filter(var, p.key, rng.choice((">", "<", "=")), rng.randint(1, int(p.hi)), edge=edge, sized=True)
+    text = str(v)
     if listed or rng.random() < 0.3:
         return Filter(var, p.key, "=", text, edge=edge, listed=listed)
     ws = [w for w in text.split() if len(w) >= 4 and w.isalpha()]
@@ -290,11 +305,15 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
     base = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
     # thresholds ("more than 2 movies") come once per number and limit: keep a share of them
     base = [s for s in base if s.having is None or (s.limit is None and rng.random() < 0.3)]
+    by_kind: dict[str, list[Shape]] = defaultdict(list)
+    for x in base:
+        by_kind[x.kind].append(x)
+    kinds = sorted(by_kind)
     out: list[dict[str, Any]] = []
     for _ in range(4 * n):
         if len(out) >= n:
             break
-        s = rng.choice(base)
+        s = rng.choice(by_kind[rng.choice(kinds)])  # each kind as often: some kinds have many more shapes
         for _ in range(rng.choice((0, 1, 1, 2))):
             f = _random_filter(s, profiles, rng)
             s = replace(s, filters=(*s.filters, f)) if f else s
@@ -331,7 +350,7 @@ async def anchor_pairs(
             by_depth[len(c.hops)].append(c)
     chosen = [c for d in sorted(by_depth) for c in rng.sample(by_depth[d], min(per_depth, len(by_depth[d])))]
     seen: list[frozenset[str]] = []
-    out = []
+    out = await _attribute_pair(r, namespace, anchor, rng)
     limit = 20 * max_answers
     for c in chosen:
         try:
@@ -353,6 +372,26 @@ async def anchor_pairs(
             }
         )
     return out
+
+
+async def _attribute_pair(
+    r: Text2CypherRetriever, namespace: str, anchor: Anchor, rng: random.Random
+) -> list[dict[str, Any]]:
+    """One pair asking for a property of the anchor itself ("what is the tagline of The Matrix?"), when its label
+    has properties and the anchor has a value for the one drawn; none on a graph without labelled properties."""
+    profiles = await r.profiles.get(namespace, await r.schema(namespace))
+    prof = profiles.labels.get(anchor.label)
+    props = [p for p in (prof.properties if prof else []) if p.key != anchor.key]
+    if not props:
+        return []
+    s = Shape(CandidateQuery(anchor, ()), 1, "attr", prop=rng.choice(props).key)
+    try:
+        rows = await r.deps.graph.read(namespace, s.execution_query(), {"limit": 5}, timeout_s=10)
+    except AppError:
+        return []
+    if not any(next(iter(row.values()), None) is not None for row in rows):
+        return []
+    return [{"question": verbalise_shape(s, rng), "cypher": s.text, "hops": 0, "shape": s.kind}]
 
 
 def by_hops(pairs: Sequence[dict[str, Any]]) -> dict[int, int]:

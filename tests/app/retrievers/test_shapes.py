@@ -127,6 +127,11 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     # a verb is not its doer: "directed" names no node, "movies" does
     directed = CandidateQuery(Anchor(None, "Person", "name"), (Hop("DIRECTED", "out", "Movie", "title"),))
     assert answer_kind(Shape(directed, 2, "list"), question_literals("Which movies were directed by women?")) == 1
+    # the first head word that names a node decides: the books, though "authors" names the others
+    lits = question_literals("List the books whose authors were born before 1950")
+    assert (answer_kind(Shape(WROTE, 2, "list"), lits), answer_kind(Shape(WROTE, 1, "list"), lits)) == (1, -1)
+    # a property's values are no node of the pattern: no opinion
+    assert answer_kind(Shape(WROTE, 1, "attr", prop="born"), question_literals("List the authors' birth years")) == 0
     # nothing named, or a path: no opinion
     assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
     assert answer_kind(WROTE, question_literals("List the books")) == 0
@@ -186,9 +191,26 @@ def test_a_number_stated_once_is_used_once() -> None:
     lits = question_literals("Who reviewed books with a rating higher than 90?")
     listed = Shape(reviewed, 1, "list", filters=(above,))
     assert constants_used(listed, lits) == 1
-    assert constants_used(replace(listed, limit=90), lits) == 1  # 90 is the rating's bound, not a limit too
+    assert constants_used(replace(listed, limit=90), lits) < 1  # 90 is the rating's bound, not a limit too
     twice = question_literals("List 90 critics who reviewed books with a rating higher than 90.")
     assert constants_used(replace(listed, limit=90), twice) == 2
+
+
+def test_the_comparison_a_number_takes() -> None:
+    """The words before a number say how a condition compares with it, and a number that says how many answers to
+    give is no condition value; a number compared with is no limit."""
+    lits = question_literals("List 3 books published after the year 1990 with a rating of 9 or more pages under 300.")
+    assert lits.ops == {1990.0: ">", 9.0: ">=", 300.0: "<"}
+    assert lits.counts == [3.0]
+    assert question_literals("Books with exactly 2 tags, rated at most 7").ops == {2.0: "=", 7.0: "<="}
+    assert question_literals("Which books were published in 1995?").ops == {1995.0: "="}
+    assert question_literals("Which books were published between 1990 and 2000?").ops == {}  # a range
+    reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    above = Filter(1, "rating", ">", 90, edge=True)
+    listed = Shape(reviewed, 2, "list", filters=(above,))
+    lits = question_literals("Find all books with a rating above 90.")
+    # 90 is compared with: as a limit as well it costs (the limit is used again, and it is no count of answers)
+    assert constants_used(listed, lits) == 1 and constants_used(replace(listed, limit=90), lits) == -1
 
 
 def test_time_superlatives_order_by_a_year() -> None:
@@ -354,6 +376,50 @@ QUESTIONS = [
         "RETURN DISTINCT x1.name AS name, x2.published AS published ORDER BY published ASC LIMIT 1",
         [{"name": "Ilse Varga", "published": 1982}],
     ),
+    (  # a linked entity's own property
+        "When was Nadia Oss born?",
+        'MATCH (x1:Author {name: "Nadia Oss"}) RETURN DISTINCT x1.born AS born',
+        [{"born": 1975}],
+    ),
+    (  # the property of the relationship between two linked entities
+        "What rating did Mira Holt give The Quiet Harbour?",
+        'MATCH (x1:Critic {name: "Mira Holt"})-[r1:REVIEWED]->(x2:Book {title: "The Quiet Harbour"}) '
+        "RETURN DISTINCT r1.rating AS rating",
+        [{"rating": 9}],
+    ),
+    (  # the values of a property over an entity's answers ...
+        "How many pages do the books of Tomas Reyl have?",
+        'MATCH (x1:Author {name: "Tomas Reyl"})-[:WROTE]->(x2:Book) RETURN DISTINCT x2.pages AS pages',
+        None,
+    ),
+    (  # ... each with its node
+        "List the critics of Glass Orchard and their ratings.",
+        'MATCH (x1:Book {title: "Glass Orchard"})<-[r1:REVIEWED]-(x2:Critic) '
+        "RETURN DISTINCT x2.name AS name, r1.rating AS rating",
+        None,
+    ),
+    (  # ... and over a label's nodes with a condition
+        "What are the birth years of authors who wrote books published after 2010?",
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.published > 2010 RETURN DISTINCT x1.born AS born",
+        None,
+    ),
+    (  # how many elements a list holds
+        "Which books were reviewed with more than 1 tag?",
+        "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE size(r1.tags) > 1 RETURN DISTINCT x2.title AS name",
+        [{"name": "The Quiet Harbour"}],
+    ),
+    (  # the most common value of a list property's elements
+        "What is the most common tag in reviews?",
+        "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE r1.tags IS NOT NULL UNWIND r1.tags AS tags "
+        "RETURN tags, count(*) AS number ORDER BY number DESC LIMIT 1",
+        [{"tags": "sea", "number": 2}],
+    ),
+    (  # ... of a property
+        "Which review ratings are the most common?",
+        "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE r1.rating IS NOT NULL "
+        "RETURN r1.rating AS rating, count(*) AS number ORDER BY number DESC",
+        None,
+    ),
     (
         "Which books have a title containing 'Harbour'?",
         'MATCH (x1:Book) WHERE x1.title CONTAINS "Harbour" RETURN DISTINCT x1.title AS name',
@@ -389,6 +455,38 @@ async def test_a_count_question_answers_with_a_value_item(library: Text2CypherRe
     assert "count(DISTINCT x1)" in trace.query
     top = res.items[0]
     assert top.node is None and top.source.kind == "path" and top.provenance["value"] == trace.rows[0]["number"]
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "value"),
+    [
+        ("When was Nadia Oss born?", 'MATCH (x1:Author {name: "Nadia Oss"}) RETURN DISTINCT x1.born AS born', 1975),
+        (
+            "What rating did Aron Fisk give to Glass Orchard?",
+            'MATCH (x1:Critic {name: "Aron Fisk"})-[r1:REVIEWED]->(x2:Book {title: "Glass Orchard"}) '
+            "RETURN DISTINCT r1.rating AS rating",
+            4,
+        ),
+    ],
+)
+async def test_a_property_question_answers_with_its_value(
+    library: Text2CypherRetriever, question: str, query: str, value: Any
+) -> None:
+    """A question that asks what a named entity's property is (or a relationship's between two named entities)
+    is answered with the value, not with a path that happens to end at numbers."""
+    res = await library.retrieve(RetrievalQuery(question=question, namespace=NS))
+    assert res.trace.query == query and res.trace.error is None
+    top = res.items[0]
+    assert top.node is None and top.provenance["value"] == value
+
+
+def test_no_sum_of_years() -> None:
+    """Years are summed by no shape (their sum means nothing); their average, least and greatest stay."""
+    from app.retrievers.shapes import LabelProfile, Profiles, Property, _measures
+
+    prof = LabelProfile("Author", "name", [Property("Author", "born", "number", 1948, 1990, (1948, 1961, 1990))])
+    fns = {s.fn for s in _measures(CandidateQuery(AUTHOR, ()), 1, Profiles({"Author": prof}), [1], False)}
+    assert "sum" not in fns and {"avg", "min", "max"} <= fns
 
 
 @pytest.mark.parametrize(
