@@ -349,7 +349,7 @@ class ShapeEnumerator:
         scores = await score(base)
         if not base:
             return 0
-        conditions = await self._conditions(namespace, profiles, lits, {p.anchor.name for p in paths})
+        conditions = await self._conditions(namespace, profiles, lits)
         if not any(conditions.values()):
             return len(base)
         # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
@@ -463,17 +463,19 @@ class ShapeEnumerator:
                 out += _commons(path, len(path.hops) + 1, profiles, ks, lits.order)
         for path in entities:  # what a linked entity is, and how two of them are linked
             out += _attributes(path, 1, profiles, node=not path.hops)
+            if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
+                out += _schema_counts(schema, profiles, path.anchor)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
             out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
         return out
 
-    async def _conditions(
-        self, namespace: str, profiles: Profiles, lits: QuestionLiterals, linked: set[str | None]
-    ) -> Conditions:
+    async def _conditions(self, namespace: str, profiles: Profiles, lits: QuestionLiterals) -> Conditions:
         """Per ``(label, False)`` and ``(relationship type, True)``, the conditions the question's constants allow on
         its nodes (relationships), as filters on no node yet (``_filters_for`` places them)."""
         out: Conditions = {}
-        texts = [t for t in lits.texts if t not in linked]
+        # quoted text that linked an entity may also be what a text holds ("'Robin Williams' mentioned in the review
+        # summary"); a shape anchored at that entity takes no such condition (_filters_for)
+        texts = lits.texts
 
         async def text_ops(p: Property, s: str, edge: bool) -> list[Condition]:
             listed = p.kind == "list"
@@ -564,6 +566,19 @@ def _attributes(
         rel = profiles.of(path, on, edge=True)
         out += [Shape(path, t, "attr", prop=p.key, prop_on=on) for p in (rel.properties if rel else [])]
     return out + [replace(s, paired=True) for s in out] if paired else out
+
+
+def _schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor) -> list[Shape]:
+    """How many nodes the linked entity is linked to by each relationship type its label takes part in (the
+    schema's, not only the ones this entity has: a count of none is an answer)."""
+    labels = profiles.labels
+    hops: dict[Hop, None] = {}
+    for t in schema.triples:
+        if t.source == anchor.label and t.target in labels:
+            hops[Hop(t.rel_type, "out", t.target, labels[t.target].key)] = None
+        if t.target == anchor.label and t.source in labels:
+            hops[Hop(t.rel_type, "in", t.source, labels[t.source].key)] = None
+    return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in hops]
 
 
 def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:

@@ -44,7 +44,8 @@ CREATE (a:Author {name: 'Ilse Varga', born: 1948}), (b:Author {name: 'Tomas Reyl
        (k1:Critic {name: 'Mira Holt'}), (k2:Critic {name: 'Aron Fisk'}),
        (k1)-[:REVIEWED {rating: 9, summary: 'Quietly brilliant', tags: ['sea', 'memoir']}]->(b2),
        (k1)-[:REVIEWED {rating: 6, summary: 'Uneven', tags: ['city']}]->(b3),
-       (k2)-[:REVIEWED {rating: 4, summary: 'Too long', tags: ['sea']}]->(b3)
+       (k2)-[:REVIEWED {rating: 4, summary: 'Too long', tags: ['sea']}]->(b3),
+       (k2)-[:REVIEWED {rating: 7, summary: 'Nothing like Ilse Varga', tags: []}]->(b4)
 """
 BOOK = Anchor(None, "Book", "title")
 AUTHOR = Anchor(None, "Author", "name")
@@ -402,6 +403,17 @@ QUESTIONS = [
         "What are the birth years of authors who wrote books published after 2010?",
         "MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.published > 2010 RETURN DISTINCT x1.born AS born",
         None,
+    ),
+    (  # how many of a kind a linked entity is linked to, by the schema: none here
+        "How many critics reviewed Salt Roads?",
+        'MATCH (x1:Book {title: "Salt Roads"})<-[:REVIEWED]-(x2:Critic) RETURN count(DISTINCT x2) AS number',
+        [{"number": 0}],
+    ),
+    (  # quoted text that links an entity may also be what a text holds
+        "Which books were reviewed with a summary mentioning 'Ilse Varga'?",
+        'MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE r1.summary CONTAINS "Ilse Varga" '
+        "RETURN DISTINCT x2.title AS name",
+        [{"name": "Northern Ledger"}],
     ),
     (  # how many elements a list holds
         "Which books were reviewed with more than 1 tag?",
