@@ -104,6 +104,8 @@ class QuestionLiterals:
     the first k of a list in no order are not what it asks for (``order_intent``)."""
     orders: bool = False
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
+    first_noun: str | None = None
+    """The noun after "the first k" ("movies" in "the first 3 movies Keanu Reeves acted in"): ``first_k``."""
     counts: list[float] = field(default_factory=list)
     """Numbers that say how many answers to give ("top 5", "the first 3", "list 2"): no condition takes them."""
     ops: dict[float, str] = field(default_factory=dict)
@@ -129,6 +131,7 @@ _COMPARED = [
 ]
 _COMPARED_AFTER = [(">=", re.compile(r"^\s*or\s+(?:more|greater|higher|above)\b", re.IGNORECASE)),
                    ("<=", re.compile(r"^\s*or\s+(?:less|fewer|lower|below)\b", re.IGNORECASE))]  # fmt: skip
+_FIRST = re.compile(r"\bfirst\s+(?:\d+|" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _COUNTS = re.compile(
     r"(?:^|\W)(?:top|first|last|bottom|list|name|find|show|give|return|display|get)\s*$", re.IGNORECASE
 )
@@ -169,6 +172,9 @@ def question_literals(question: str) -> QuestionLiterals:
         m = _TIME[out.time_order].search(bare)
         assert m is not None
         out.time_noun = next((w for w in _content_words(bare[m.end() :]) if w not in _DEGREE), None)
+    first = _FIRST.search(bare)
+    if first is not None:  # "the first 3 movies": the noun after it, in case the question names a year (``first_k``)
+        out.first_noun = next((w for w in _content_words(bare[first.end() :]) if w not in _DEGREE), None)
     plain = _THRESHOLD.sub(" ", bare)
     directions = [d for d, pattern in _ORDER.items() if pattern.search(plain)]
     top = _TOP.search(plain) is not None
@@ -345,6 +351,7 @@ class ShapeEnumerator:
         how many base shapes there were (the bound's first stage, for the trace). ``entities``: see
         :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
+        first_k(lits, profiles)
         base = self.base_shapes(schema, profiles, paths, lits, entities)
         scores = await score(base)
         if not base:
@@ -511,6 +518,20 @@ class ShapeEnumerator:
                     conds += [Filter(0, p.key, op, _num(v), sized=True) for v in counts for op in _ops(v, lits)]
             out[element] = conds
         return out
+
+
+def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
+    """ "The first k" of something whose year the question names ("the first 3 movies Keanu Reeves acted in, with
+    their release years") are the earliest k: the question then asks by time (``time_order`` "ASC", the noun after
+    "first" saying whose year), as "the 3 oldest" would. Sets ``lits.time_order`` and ``lits.time_noun`` when the
+    question has no time superlative of its own; without a named year "the first k" are any k."""
+    if lits.first_noun is None or lits.time_order is not None:
+        return
+    years = [
+        p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.properties if p.temporal
+    ]
+    if any(_named(key, lits.words) for key in years):
+        lits.time_order, lits.time_noun = "ASC", lits.first_noun
 
 
 def _ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:

@@ -377,6 +377,12 @@ QUESTIONS = [
         "RETURN DISTINCT x1.name AS name, x2.published AS published ORDER BY published ASC LIMIT 1",
         [{"name": "Ilse Varga", "published": 1982}],
     ),
+    (  # the first k of something whose year the question names: the earliest k
+        "List the first 2 books Ilse Varga wrote and the years they were published.",
+        'MATCH (x1:Author {name: "Ilse Varga"})-[:WROTE]->(x2:Book) WHERE x2.published IS NOT NULL '
+        "RETURN DISTINCT x2.title AS name, x2.published AS published ORDER BY published ASC LIMIT 2",
+        [{"name": "Salt Roads", "published": 1982}, {"name": "The Quiet Harbour", "published": 1995}],
+    ),
     (  # a linked entity's own property
         "When was Nadia Oss born?",
         'MATCH (x1:Author {name: "Nadia Oss"}) RETURN DISTINCT x1.born AS born',
@@ -537,13 +543,47 @@ async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
 
     pairs = await shape_pairs(library, NS, 60, random.Random(3))
     assert len(pairs) == 60
-    assert {"list", "count", "agg", "top", "group"} <= {p["shape"] for p in pairs}
+    # each kind drawn about as often, a property's values and its most common values included
+    assert {"list", "count", "agg", "top", "group", "attr", "common"} <= {p["shape"] for p in pairs}
     for p in pairs:
         assert p["question"] == " ".join(p["question"].split())
         rows = await library.deps.graph.read(NS, p["cypher"])
         assert rows and any(v not in (None, 0) for v in rows[0].values())
         for quoted in re.findall(r'"([^"]*)"', p["cypher"]):
             assert f"'{quoted}'" in p["question"]
+
+
+def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None:
+    from app.retrievers.shapes import LabelProfile, Profiles, first_k
+
+    published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
+    profiles = Profiles({"Book": LabelProfile("Book", "title", [published])})
+    lits = question_literals("List the first 2 books Ilse Varga wrote and the years they were published.")
+    first_k(lits, profiles)
+    assert (lits.time_order, lits.time_noun) == ("ASC", "books")
+    by_year = Shape(CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops), 2, "top", prop="published",
+                    fn="ASC", limit=2, temporal=True)  # fmt: skip
+    assert time_order(by_year, lits) == 2
+    # no year named: the first 2 are any 2
+    lits = question_literals("List the first 2 books Ilse Varga wrote.")
+    first_k(lits, profiles)
+    assert lits.time_order is None
+
+
+def test_tuning_states_values_and_list_sizes() -> None:
+    """Tuning phrases a property's values, its most common values and a condition on a list's size in words."""
+    import random
+
+    from app.training.selftune import verbalise_shape
+
+    rng = random.Random(5)
+    critic = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    born = verbalise_shape(Shape(CandidateQuery(Anchor("Nadia Oss", "Author"), ()), 1, "attr", prop="born"), rng)
+    assert "born" in born and "Nadia Oss" in born
+    tags = verbalise_shape(Shape(critic, 2, "common", prop="tags", prop_on=1, fn="DESC", limit=2, listed=True), rng)
+    assert "most" in tags and "reviewed tags" in tags
+    sized = Shape(critic, 2, "list", filters=(Filter(1, "tags", ">", 1, edge=True, sized=True),))
+    assert "number of tags" in verbalise_shape(sized, rng)
 
 
 def test_tuning_states_an_ordering_by_a_linked_node() -> None:
