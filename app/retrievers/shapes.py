@@ -104,6 +104,8 @@ class QuestionLiterals:
     the first k of a list in no order are not what it asks for (``order_intent``)."""
     orders: bool = False
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
+    conditioned: list[str] = field(default_factory=list)
+    """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
     first_noun: str | None = None
     """The noun after "the first k" ("movies" in "the first 3 movies Keanu Reeves acted in"): ``first_k``."""
     counts: list[float] = field(default_factory=list)
@@ -129,6 +131,10 @@ _COMPARED = [
     (op, re.compile(r"(?:^|\W)(?:" + words + r")\s*(?:the\s+)?(?:year\s+)?$", re.IGNORECASE))
     for op, words in COMPARISONS.items()
 ]
+_CONDITIONED = re.compile(
+    r"\b([a-z]+)\s+(?:" + "|".join(COMPARISONS.values()) + r")\s*(?:the\s+)?(?:year\s+)?\d", re.IGNORECASE
+)
+"""A word right before a comparison with a number ("born" in "born before 1980"): it names a condition."""
 _COMPARED_AFTER = [(">=", re.compile(r"^\s*or\s+(?:more|greater|higher|above)\b", re.IGNORECASE)),
                    ("<=", re.compile(r"^\s*or\s+(?:less|fewer|lower|below)\b", re.IGNORECASE))]  # fmt: skip
 _FIRST = re.compile(r"\bfirst\s+(?:\d+|" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
@@ -172,6 +178,7 @@ def question_literals(question: str) -> QuestionLiterals:
         m = _TIME[out.time_order].search(bare)
         assert m is not None
         out.time_noun = next((w for w in _content_words(bare[m.end() :]) if w not in _DEGREE), None)
+    out.conditioned = [m.group(1).lower() for m in _CONDITIONED.finditer(bare)]
     first = _FIRST.search(bare)
     if first is not None:  # "the first 3 movies": the noun after it, in case the question names a year (``first_k``)
         out.first_noun = next((w for w in _content_words(bare[first.end() :]) if w not in _DEGREE), None)
@@ -524,13 +531,15 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     """ "The first k" of something whose year the question names ("the first 3 movies Keanu Reeves acted in, with
     their release years") are the earliest k: the question then asks by time (``time_order`` "ASC", the noun after
     "first" saying whose year), as "the 3 oldest" would. Sets ``lits.time_order`` and ``lits.time_noun`` when the
-    question has no time superlative of its own; without a named year "the first k" are any k."""
+    question has no time superlative of its own; without a named year, or with a year named only by its condition
+    ("the first 5 people born before 1980"), "the first k" are any k."""
     if lits.first_noun is None or lits.time_order is not None:
         return
     years = [
         p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.properties if p.temporal
     ]
-    if any(_named(key, lits.words) for key in years):
+    said = [w for w in lits.words if w not in lits.conditioned]
+    if any(_named(key, said) for key in years):
         lits.time_order, lits.time_noun = "ASC", lits.first_noun
 
 

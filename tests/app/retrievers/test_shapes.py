@@ -564,10 +564,11 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
     by_year = Shape(CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops), 2, "top", prop="published",
                     fn="ASC", limit=2, temporal=True)  # fmt: skip
     assert time_order(by_year, lits) == 2
-    # no year named: the first 2 are any 2
-    lits = question_literals("List the first 2 books Ilse Varga wrote.")
-    first_k(lits, profiles)
-    assert lits.time_order is None
+    # no year named, or one named only by its condition: the first 2 are any 2
+    for question in ("List the first 2 books Ilse Varga wrote.", "List the first 2 books published after 1990."):
+        lits = question_literals(question)
+        first_k(lits, profiles)
+        assert lits.time_order is None, question
 
 
 def test_tuning_states_values_and_list_sizes() -> None:
