@@ -61,10 +61,28 @@ GROUNDING_NODES = 3
 """Top answer nodes an answer must name one of (else it is replaced by their names)."""
 
 
+def value_text(value: object) -> str:
+    """A value item's value as an answer states it: whole numbers without ``.0``, others to two decimals, a list's
+    elements joined."""
+    if isinstance(value, list):
+        return ", ".join(value_text(v) for v in value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.2f}".rstrip("0")
+    return str(value)
+
+
 def ground_answer(answer: str, items: list[RetrievedItem], generation: GenerationTrace) -> str:
     """For modes whose items are answer nodes: keep the model's answer when it names one of the top nodes, else
-    answer with those nodes' names (a small model paraphrases names wrongly; the graph's answer wins)."""
-    names = list(dict.fromkeys(it.node.name for it in items[:GROUNDING_NODES] if it.node is not None))
+    answer with those nodes' names (a small model paraphrases names wrongly; the graph's answer wins). When the top
+    item is a value (a count, an aggregate, a property's value: ``provenance["value"]``), the answer must state one
+    of the top values of that same query instead, nodes of lower-ranked queries notwithstanding."""
+    top = items[0] if items else None
+    if top is not None and top.node is None and "value" in top.provenance:
+        query = top.provenance.get("query")
+        same = [it for it in items[:GROUNDING_NODES] if it.node is None and it.provenance.get("query") == query]
+        names = list(dict.fromkeys(value_text(it.provenance["value"]) for it in same))
+    else:
+        names = list(dict.fromkeys(it.node.name for it in items[:GROUNDING_NODES] if it.node is not None))
     if not names:
         return answer
     low = answer.lower()

@@ -130,6 +130,30 @@ def test_an_answer_that_names_none_of_the_top_nodes_is_replaced_by_them() -> Non
     assert (g.grounding, g.model_answer) == ("replaced", "Edmund Voss built it.")
 
 
+def test_an_answer_to_a_value_question_states_the_top_value() -> None:
+    """When the top item is a value (a count, a property's value), the answer must state it: the nodes that lower-
+    ranked queries found do not count ("When was X born?" is not answered with the reviewers of X's movies)."""
+    value = RetrievedItem(
+        id="v",
+        text="born of Keanu Reeves (person): 1964",
+        score=0.6,
+        source=Source(kind="path", namespace="demo"),
+        retriever="text2cypher",
+        provenance={"query": "MATCH (x1:Person) RETURN DISTINCT x1.born AS born", "value": 1964},
+    )
+    items = [value, _item("Jessica Thompson", 0.2)]
+    g = GenerationTrace()
+    assert ground_answer("Jessica Thompson.", items, g) == "1964."
+    assert (g.grounding, g.model_answer) == ("replaced", "Jessica Thompson.")
+    g = GenerationTrace()
+    assert ground_answer("Keanu Reeves was born in 1964.", items, g) == "Keanu Reeves was born in 1964."
+    assert g.grounding == "kept"
+    mean = value.model_copy(update={"provenance": {"query": "q", "value": 75.66666666}})
+    assert ground_answer("About 76.", [mean], GenerationTrace()) == "75.67."
+    roles = value.model_copy(update={"provenance": {"query": "q", "value": ["Neo"]}})
+    assert ground_answer("He played Neo.", [roles], GenerationTrace()) == "He played Neo."
+
+
 async def test_ask_links_its_answer_back_to_graph_nodes(client: httpx.AsyncClient) -> None:
     r = await client.post("/ask", json={"question": QUESTION, "namespace": "demo", "mode": "react", "max_tokens": 24})
     assert r.status_code == 200, r.text
