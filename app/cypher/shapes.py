@@ -20,6 +20,7 @@ This module only builds text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -81,6 +82,17 @@ def _literal(value: float | int | str) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return repr(value)
+
+
+RESERVED_COLUMNS = frozenset({"name", "number", "value", "labels"})
+"""Column names a shape's query uses for itself (the answer's display value, a count, an aggregate)."""
+
+
+def _column(key: str) -> str:
+    """The column a property's values come back in: its key, unless that is a column the query already names or a
+    pattern variable (``x1``, ``r2``): a relationship property called ``name``, a node property called ``number``."""
+    k = ident(key, "property")
+    return f"{k}_value" if k in RESERVED_COLUMNS or re.fullmatch(r"[xr]\d+", k) else k
 
 
 @dataclass(frozen=True)
@@ -213,14 +225,14 @@ class Shape:
         if self.kind == "list":
             return f"RETURN DISTINCT {t}.{key} AS name{lim}"
         if self.kind == "attr":
-            p = ident(self.prop or "", "property")
+            p = _column(self.prop or "")
             if self.paired:
                 return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p}{lim}"
             return f"RETURN DISTINCT {self._prop_ref()} AS {p}{lim}"
         if self.kind == "count":
             return f"RETURN count(DISTINCT {t}) AS number"
         if self.kind == "common":
-            p = ident(self.prop or "", "property")
+            p = _column(self.prop or "")
             order = "ASC" if self.fn == "ASC" else "DESC"
             head = (
                 f"UNWIND {self._prop_ref()} AS {p} RETURN {p}" if self.listed else f"RETURN {self._prop_ref()} AS {p}"
@@ -231,7 +243,7 @@ class Shape:
             return f"RETURN {fn}({self._prop_ref()}) AS value"
         order = "ASC" if self.fn == "ASC" else "DESC"
         if self.kind == "top":
-            p = ident(self.prop or "", "property")
+            p = _column(self.prop or "")
             return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {p} {order}{lim}"
         if self.prop:
             return f"RETURN {t}.{key} AS name, avg({self._prop_ref()}) AS value ORDER BY value {order}{lim}"

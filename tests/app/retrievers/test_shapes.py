@@ -246,6 +246,18 @@ def test_time_superlatives_order_by_a_year() -> None:
     assert "youngest" not in shape_reading(replace(youngest, temporal=False))
 
 
+def test_property_columns_never_clash_with_the_query_own() -> None:
+    """A property called like a column the query names itself (or like a pattern variable) comes back under another
+    name: a shirt ``number``, a relationship's ``name``."""
+    played = CandidateQuery(Anchor(None, "Player", "name"), (Hop("PLAYED_FOR", "out", "Club", "name"),))
+    shirt = Shape(played, 1, "common", prop="number", fn="DESC", limit=3)
+    assert "RETURN x1.number AS number_value, count(*) AS number" in shirt.text
+    role = Shape(played, 1, "attr", prop="name", prop_on=1, paired=True)
+    assert role.text.endswith("RETURN DISTINCT x1.name AS name, r1.name AS name_value")
+    top = Shape(played, 1, "top", prop="x2", fn="DESC", limit=1)
+    assert "AS x2_value ORDER BY x2_value DESC" in top.text
+
+
 def test_shape_text_and_execution_forms() -> None:
     count = Shape(CandidateQuery(BOOK, ()), 1, "count", filters=(Filter(1, "published", ">", 2000),))
     assert count.text == "MATCH (x1:Book) WHERE x1.published > 2000 RETURN count(DISTINCT x1) AS number"
