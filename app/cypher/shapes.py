@@ -165,7 +165,7 @@ class Shape:
     """``prop`` belongs to node ``x{prop_var}`` of the pattern, not to the target: a ``top`` orders the targets by
     what they are linked to ("who directed the oldest movie": the directors by their movies' release year)."""
     listed: bool = False
-    """``common``: ``prop`` holds lists, whose elements are counted (``UNWIND``)."""
+    """``prop`` holds lists: a ``common`` counts their elements (``UNWIND``)."""
     paired: bool = False
     """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
     values alone ("the birth years of the actors of X")."""

@@ -128,8 +128,8 @@ COMPARISONS = {
 """How a question states the comparison a number takes, in the words before it: English, not a data set's
 vocabulary. After it, "or more" / "or less" say ``>=`` / ``<=``."""
 _COMPARED = [
-    (op, re.compile(r"(?:^|\W)(?:" + words + r")\s*(?:the\s+)?(?:year\s+)?$", re.IGNORECASE))
-    for op, words in COMPARISONS.items()
+    (op, re.compile(r"(?:^|\W)(?:" + phrases + r")\s*(?:the\s+)?(?:year\s+)?$", re.IGNORECASE))
+    for op, phrases in COMPARISONS.items()
 ]
 _CONDITIONED = re.compile(
     r"\b([a-z]+)\s+(?:" + "|".join(COMPARISONS.values()) + r")\s*(?:the\s+)?(?:year\s+)?\d", re.IGNORECASE
@@ -358,7 +358,6 @@ class ShapeEnumerator:
         how many base shapes there were (the bound's first stage, for the trace). ``entities``: see
         :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
-        first_k(lits, profiles)
         base = self.base_shapes(schema, profiles, paths, lits, entities)
         scores = await score(base)
         if not base:
@@ -590,11 +589,16 @@ def _attributes(
     out: list[Shape] = []
     prof = profiles.of(path, t) if node else None
     if prof is not None:
-        out += [Shape(path, t, "attr", prop=p.key) for p in prof.properties if p.key != prof.key]
+        out += [
+            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list") for p in prof.properties if p.key != prof.key
+        ]
     if path.hops:
         on = t - 1 if t >= 2 else 1
         rel = profiles.of(path, on, edge=True)
-        out += [Shape(path, t, "attr", prop=p.key, prop_on=on) for p in (rel.properties if rel else [])]
+        out += [
+            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list")
+            for p in (rel.properties if rel else [])
+        ]
     return out + [replace(s, paired=True) for s in out] if paired else out
 
 
@@ -617,12 +621,12 @@ def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], or
     elements counted one by one. ``order``: the direction the question asks for, when it says one (else both)."""
     limits: list[int | None] = [None, *ks]
     directions = [order] if order is not None else ["DESC", "ASC"]
-    out = []
-    for a in _attributes(path, t, profiles):
-        prof = profiles.of(path, a.prop_on, edge=True) if a.prop_on is not None else profiles.of(path, t)
-        listed = any(p.key == a.prop and p.kind == "list" for p in (prof.properties if prof else []))
-        out += [replace(a, kind="common", fn=d, limit=k, listed=listed) for d in directions for k in limits]
-    return out
+    return [
+        replace(a, kind="common", fn=d, limit=k)
+        for a in _attributes(path, t, profiles)
+        for d in directions
+        for k in limits
+    ]
 
 
 def _filters_for(s: Shape, conditions: Conditions) -> list[Filter]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,6 +58,7 @@ from app.retrievers.shapes import (
     attribute_frame,
     constants_used,
     count_intent,
+    first_k,
     mentions,
     order_intent,
     question_literals,
@@ -410,14 +411,18 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         if cfg.shapes and lits is not None and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)
+                profiles = await self.profiles.get(namespace, schema)
+            first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3
             order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance
                 order.sort(key=lambda i: -rel[i])
             ranked = [out.candidates[i] for i in order]
             best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
-            with ctx.stage("candidate_enumeration"):
-                entities = [CandidateQuery(a, ()) for a in anchors] + await self._adjacent(namespace, anchors)
+            entities = [CandidateQuery(a, ()) for a in anchors]
+            if profiles.rels:  # what the relationship between two linked entities says: only where it says something
+                with ctx.stage("candidate_enumeration"):
+                    entities += await self._adjacent(namespace, anchors)
             out.base_shapes = await self.shapes.enumerate(
                 namespace, schema, lits, best[: cfg.shape_paths], add, entities
             )
@@ -510,24 +515,30 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         """Paths (a)-h1-(x)-h2-(b) between two linked entities, returning x (intersections: "which player plays
         for X and was born in Y")."""
         pairs = [(a, b) for a in anchors for b in anchors if a.name != b.name]
-
-        async def join(a: Anchor, b: Anchor) -> list[CandidateQuery]:
-            rows = await self.deps.graph.read(namespace, a.connecting_query(b), {"limit": 1000}, max_rows=1000)
-            return joins_from_rows(a, b, rows)
-
-        groups = await asyncio.gather(*(join(a, b) for a, b in pairs))
-        return list(dict.fromkeys(c for g in groups for c in g))
+        return await self._between(namespace, pairs, Anchor.connecting_query, joins_from_rows, 1000)
 
     async def _adjacent(self, namespace: str, anchors: list[Anchor]) -> list[CandidateQuery]:
         """The relationships joining two linked entities directly, as one-hop patterns closed by the second (their
         properties answer "the roles of Keanu Reeves in The Matrix")."""
         pairs = [(a, b) for i, a in enumerate(anchors) for b in anchors[i + 1 :] if a.name != b.name]
+        return await self._between(namespace, pairs, Anchor.adjacent_query, links_from_rows, 100)
 
-        async def link(a: Anchor, b: Anchor) -> list[CandidateQuery]:
-            rows = await self.deps.graph.read(namespace, a.adjacent_query(b), {"limit": 100}, max_rows=100)
-            return links_from_rows(a, b, rows)
+    async def _between(
+        self,
+        namespace: str,
+        pairs: list[tuple[Anchor, Anchor]],
+        query: Callable[[Anchor, Anchor], str],
+        parse: Callable[[Anchor, Anchor, list[dict[str, Any]]], list[CandidateQuery]],
+        limit: int,
+    ) -> list[CandidateQuery]:
+        """One read per pair of linked entities (``query``, at most ``limit`` rows), its rows made candidates
+        (``parse``), together without repeats."""
 
-        groups = await asyncio.gather(*(link(a, b) for a, b in pairs))
+        async def one(a: Anchor, b: Anchor) -> list[CandidateQuery]:
+            rows = await self.deps.graph.read(namespace, query(a, b), {"limit": limit}, max_rows=limit)
+            return parse(a, b, rows)
+
+        groups = await asyncio.gather(*(one(a, b) for a, b in pairs))
         return list(dict.fromkeys(c for g in groups for c in g))
 
     # --- step 3 -----------------------------------------------------------------------------------------------
