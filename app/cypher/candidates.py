@@ -95,6 +95,10 @@ class CandidateQuery:
     hops: tuple[Hop, ...]
     end: Anchor | None = None
     """Second linked entity closing the path; the node before it is returned then."""
+    nodes: bool = False
+    """:attr:`text` returns the answer nodes themselves, not their display values (the form a question that asks
+    for things, not their names, is answered in: ``app.retrievers.shapes.answer_form``); candidates are enumerated
+    and scored without it."""
 
     @property
     def return_index(self) -> int:
@@ -169,8 +173,16 @@ class CandidateQuery:
 
     @property
     def text(self) -> str:
-        """The canonical query the model generates."""
+        """The canonical query the model generates (with :attr:`nodes`, the distinct answer nodes)."""
+        if self.nodes:
+            return f"{self.match_clause()} RETURN DISTINCT {self.return_var}"
         return f"{self.match_clause()} RETURN {self.return_var}.{self.return_hop.key}"
+
+    def answer_query(self) -> str:
+        """The distinct answers as :attr:`text` returns them, with the path's guards and ``$limit`` rows at most."""
+        rv = self.return_var
+        answer = rv if self.nodes else f"{rv}.{self.return_hop.key} AS name"
+        return f"{self._guarded()} RETURN DISTINCT {answer} LIMIT $limit"
 
     def execution_query(self) -> str:
         """What runs: the same pattern, returning the answer's display value and labels plus the intermediate

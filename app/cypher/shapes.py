@@ -13,8 +13,9 @@ valid Cypher over the graph's own vocabulary, e.g.
     MATCH (x1:Person)-[:PRODUCED]->(x2:Movie) RETURN x1.name AS name, count(DISTINCT x2) AS count
         ORDER BY count DESC LIMIT 1
 
-The first column is the answer (a node's display value, a property's value, or the number asked for). Like
-candidates, what runs adds the path's guard conditions (:meth:`CandidateQuery.where_conditions`) and a row limit.
+The first column is the answer (a node's display value, a property's value, or the number asked for); the chosen
+shape may return the nodes themselves, or both ends of a pair, instead (:attr:`Shape.form`). Like candidates, what
+runs adds the path's guard conditions (:meth:`CandidateQuery.where_conditions`) and a row limit.
 This module only builds text.
 """
 
@@ -28,6 +29,9 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.queries import cypher_string, ident
 
 ShapeKind = Literal["list", "count", "agg", "top", "group", "attr", "common"]
+AnswerForm = Literal["names", "nodes", "pairs"]
+"""How a ``list`` or ``top`` returns its answers: their display values (what candidates are scored in), the nodes
+themselves, or (a ``list`` whose ``also`` links two nodes twice) both nodes' display values."""
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
@@ -169,6 +173,11 @@ class Shape:
     paired: bool = False
     """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
     values alone ("the birth years of the actors of X")."""
+    form: AnswerForm = "names"
+    """What a ``list`` (without ``having``) or a ``top`` (ordered by the target's own property) returns: ``names``
+    the targets' display values; ``nodes`` the target nodes (every property); ``pairs`` (a ``list`` with ``also``)
+    the display values of both nodes the relationships link. Candidates are enumerated and scored as ``names``; the
+    chosen one takes the form the question asks for (``app.retrievers.shapes.answer_form``)."""
 
     @property
     def anchor(self) -> Anchor:
@@ -223,6 +232,12 @@ class Shape:
                 return per + f"RETURN count({t}) AS number"
             return per + f"RETURN {t}.{key} AS name, number{lim}"
         if self.kind == "list":
+            if self.form == "nodes":
+                return f"RETURN DISTINCT {t}{lim}"
+            if self.form == "pairs" and self.also and self.target in (1, 2):
+                o = 3 - self.target
+                okey = ident(self.path.node_kind(o)[1], "property")
+                return f"RETURN DISTINCT {t}.{key} AS name, x{o}.{okey} AS {_column(okey)}{lim}"
             return f"RETURN DISTINCT {t}.{key} AS name{lim}"
         if self.kind == "attr":
             p = _column(self.prop or "")
@@ -243,6 +258,8 @@ class Shape:
             return f"RETURN {fn}({self._prop_ref()}) AS value"
         order = "ASC" if self.fn == "ASC" else "DESC"
         if self.kind == "top":
+            if self.form == "nodes" and self.owns_prop(self.target):
+                return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
             return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {p} {order}{lim}"
         if self.prop:

@@ -29,7 +29,7 @@ from app.retrievers.registry import available_modes
 from app.retrievers.types import CypherTrace, Trace
 from app.schemas import AskRequest, RetrieveRequest
 from app.settings import Settings
-from app.stores.graph.base import NodeValue
+from app.stores.graph.base import plain_value
 
 PASSAGE_KS = (1, 2, 5, 10)
 KG_KS = (1, 5, 10, 20)
@@ -58,7 +58,8 @@ def sample_questions(bench: Benchmark, limit: int | None, seed: int) -> list[Eva
 
 # --- scoring ----------------------------------------------------------------------------------------------------
 def _row_key(row: dict[str, Any]) -> tuple[str, ...]:
-    return tuple(sorted(json.dumps(v, sort_keys=True, default=str) for v in row.values()))
+    """A row as comparable text, a node as its JSON form (``plain_value``: a trace carries nodes that way)."""
+    return tuple(sorted(json.dumps(plain_value(v), sort_keys=True, default=str) for v in row.values()))
 
 
 def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
@@ -70,9 +71,9 @@ def _answer_values(rows: list[dict[str, Any]]) -> set[str]:
     """The distinct values of each row's first column, a node as its display value (``name``, else ``title``)."""
     out = set()
     for row in rows:
-        v = next(iter(row.values()), None)
-        if isinstance(v, NodeValue):
-            v = v.properties.get("name", v.properties.get("title"))
+        v = plain_value(next(iter(row.values()), None))
+        if isinstance(v, dict) and isinstance(v.get("properties"), dict) and "element_id" in v:  # a node
+            v = v["properties"].get("name", v["properties"].get("title"))
         out.add(json.dumps(v, sort_keys=True, default=str))
     return out
 

@@ -19,7 +19,7 @@ from app.llm.base import Message
 from app.observability import LLM_TOKENS, TEXT2CYPHER_QUERIES
 from app.retrievers.base import ModeConfig, Retriever, RunContext
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
-from app.stores.graph.base import GraphSchema, GraphStore, NodeValue
+from app.stores.graph.base import GraphSchema, GraphStore, NodeValue, plain_rows
 
 SYSTEM = (
     "You translate questions into Cypher queries for a Neo4j graph. Reply with one Cypher query only.\n"
@@ -107,7 +107,7 @@ class FreeCypherRetriever(Retriever[FreeCypherConfig, FreeCypherTrace]):
             ctx.warn(f"free_cypher: query refused by the engine ({exc.code})")
             return []
         TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
-        trace.rows = [{k: (v.to_dict() if isinstance(v, NodeValue) else v) for k, v in r.items()} for r in rows]
+        trace.rows = plain_rows(rows)
         items: list[RetrievedItem] = []
         seen: set[str] = set()
         for i, row in enumerate(rows):

@@ -116,6 +116,12 @@ class QuestionLiterals:
     doer: tuple[str, bool] | None = None
     """A "who" question's verb, and whether it is passive: "who reviewed movies ..." asks for the one that reviews
     (``("reviewed", False)``), "who was followed by ..." for the one followed (``answer_kind``)."""
+    asks_names: bool = False
+    """Whether it asks for names or titles ("the names of the people who ...", "name 3 movies"): ``answer_form``."""
+    asks_who: bool = False
+    """Whether it opens with "who" or "whose": people are answered by their names (``answer_form``)."""
+    asks_more: bool = False
+    """Whether it asks for something beside each answer ("... and their release years", "with their ratings")."""
 
 
 COMPARISONS = {
@@ -160,6 +166,9 @@ _THRESHOLD = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
 _TOP = re.compile(r"\btop\b", re.IGNORECASE)
 _ORDERING = re.compile(r"\b(?:order|ordered|sort|sorted|rank|ranked|ranking)\b", re.IGNORECASE)
 _WHO = re.compile(r"^\s*who\s+(?:(?:has|have|had)\s+)?(?:(is|are|was|were|been|be)\s+)?([a-z]+)", re.IGNORECASE)
+_NAMES = re.compile(r"\b(?:names?|titles?)\b", re.IGNORECASE)
+_OPENS_WHO = re.compile(r"^\s*(?:who|whose)\b", re.IGNORECASE)
+_MORE = re.compile(r"\b(?:and|with|along\s+with|including)\s+(?:their|its|his|her)\b", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"^\s*(?:what|which)\s+([a-z]+)\s+(?:is|are|was|were)\s+the\s+[a-z]+\s+(.+)$", re.IGNORECASE)
 """English, not a data set's vocabulary."""
 
@@ -188,6 +197,9 @@ def question_literals(question: str) -> QuestionLiterals:
     out.order = directions[0] if len(directions) == 1 else "DESC" if top and not directions else None
     out.superlative = bool(directions or orders)
     out.orders = out.superlative or top or _ORDERING.search(plain) is not None
+    out.asks_names = _NAMES.search(bare) is not None
+    out.asks_who = _OPENS_WHO.match(bare) is not None
+    out.asks_more = _MORE.search(bare) is not None
     who = _WHO.match(bare)
     if who and who.group(2).lower() not in STOPWORDS:
         out.doer = (who.group(2).lower(), who.group(1) is not None)
@@ -540,6 +552,28 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     said = [w for w in lits.words if w not in lits.conditioned]
     if any(_named(key, said) for key in years):
         lits.time_order, lits.time_noun = "ASC", lits.first_noun
+
+
+def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
+    """The chosen candidate returning its answers the way the question asks for them (candidates are enumerated and
+    scored returning display values). A question that asks for things, not their names ("which movies ...", "find
+    the people who ..."), gets the nodes themselves, every property with them; one that asks for names or titles,
+    opens with "who" (people are answered by name) or asks for something beside each answer ("... and their
+    ratings") keeps the display values. A list of what two relationships link ("who acted in and directed the same
+    movie") returns both ends of the pair, unless the question asks for names. An ordering returns the nodes only
+    when the question does not name the property it orders by ("the 5 most recent movies"; not "... by release
+    year"), which it would then expect to see. English, not a data set's vocabulary."""
+    if lits.asks_names or lits.asks_more:
+        return c
+    if isinstance(c, CandidateQuery):
+        return c if lits.asks_who else replace(c, nodes=True)
+    if c.kind == "list" and c.having is None:
+        if c.also and c.target in (1, 2):
+            return replace(c, form="pairs")
+        return c if lits.asks_who else replace(c, form="nodes")
+    if c.kind == "top" and c.owns_prop(c.target) and not lits.asks_who and not _named(c.prop or "", lits.words):
+        return replace(c, form="nodes")
+    return c
 
 
 def _ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:

@@ -53,7 +53,9 @@ from app.retrievers.kg import example_text, read_path, with_examples, with_kind,
 from app.retrievers.linking import EntityLink
 from app.retrievers.shapes import (
     PropertyProfiles,
+    QuestionLiterals,
     ShapeEnumerator,
+    answer_form,
     answer_kind,
     attribute_frame,
     constants_used,
@@ -68,7 +70,7 @@ from app.retrievers.shapes import (
     time_order,
 )
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
-from app.stores.graph.base import GraphSchema
+from app.stores.graph.base import GraphSchema, plain_rows
 from app.text import surface
 from grounded import DecodingMethod
 
@@ -177,6 +179,12 @@ class Text2CypherConfig(ModeConfig):
     """Queries ranked; they run in order until ``max_answers`` distinct answers are collected."""
     max_answers: int = Field(20, ge=1, le=1000)
     """Distinct answer nodes collected (one item each)."""
+    answer_form: Literal["question", "names"] = "question"
+    """What the top-ranked query (the trace's ``query`` and ``rows``) returns: ``names``, the answers' display values,
+    the form every candidate is enumerated and scored in; ``question``, the form the question asks for
+    (``shapes.answer_form``): the nodes themselves unless it asks for names or titles, opens with "who" or asks for
+    something beside each answer, both ends of a pair linked twice ("who acted in and directed the same movie").
+    Items are the same either way (one per answer, from the display values)."""
 
 
 class LinkedMention(BaseModel):
@@ -233,6 +241,8 @@ class Enumeration:
     """Shapes before conditions were added (``filter_beam``)."""
     constants: list[int] = field(default_factory=list)
     """How many of the question's constants each candidate states (``shapes.constants_used``)."""
+    lits: QuestionLiterals | None = None
+    """What the question states (None without a question)."""
     mentions: list[int] = field(default_factory=list)
     """Per candidate, the schema words (relationship types, property keys) it uses that the question mentions,
     less those it does not (``shapes.mentions``), plus whether it counts when the question asks how many
@@ -443,6 +453,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         out.relevance = [relevance[i] for i in keep] if relevance is not None else None
         if question is not None and out.relevance is not None and cfg.answer_examples and out.candidates:
             await self._preview(namespace, question, out, ctx)
+        out.lits = lits
         if lits is not None:
             out.constants = [constants_used(c, lits) for c in out.candidates]
             assert question is not None
@@ -683,11 +694,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
                 trace.executed.append(ExecutedQuery(query=cand.text, rows=len(rows)))
                 if rank == 0:
-                    if isinstance(cand, Shape):  # its rows are the answer as the query returns it
-                        trace.query, trace.rows, ran_first = cand.text, rows, True
-                    else:
-                        names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-                        trace.query, trace.rows, ran_first = cand.text, [{"name": n} for n in names], True
+                    trace.query, trace.rows = await self._answer(ns, cand, rows, e.lits, limit, ctx)
+                    ran_first = True
                 for row in rows:
                     answer = answer_of(row)
                     if "name" not in row:  # a count or an aggregate: one value
@@ -701,6 +709,30 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         if not ran_first:
             trace.query, trace.rows, trace.error = ranked[0].query, [], "execution failed"
         return items
+
+    async def _answer(
+        self,
+        ns: str,
+        cand: CandidateQuery | Shape,
+        rows: list[dict[str, Any]],
+        lits: QuestionLiterals | None,
+        limit: int,
+        ctx: RunContext[Text2CypherTrace],
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """The top-ranked query as the trace reports it, and its rows: in the form the question asks for
+        (``answer_form``), read once more when that is not the form that ran (``rows``); the form that ran when that
+        read fails."""
+        final = answer_form(cand, lits) if self.config.answer_form == "question" and lits is not None else cand
+        if final != cand:
+            query = final.execution_query() if isinstance(final, Shape) else final.answer_query()
+            try:
+                return final.text, plain_rows(await self.deps.graph.read(ns, query, {"limit": limit}))
+            except AppError as exc:
+                ctx.warn(f"text2cypher: the query in the question's answer form failed ({exc.code})")
+        if isinstance(cand, Shape):  # its rows are the answer as the query returns it
+            return cand.text, rows
+        names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
+        return cand.text, [{"name": n} for n in names]
 
     def _item(
         self, ns: str, cand: CandidateQuery | Shape, row: dict[str, Any], prob: float, r: RankedQuery, rank: int

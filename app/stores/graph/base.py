@@ -75,6 +75,16 @@ class NodeValue:
 Record = dict[str, Any]
 
 
+def plain_value(value: Any) -> Any:
+    """A result value as JSON would carry it: a node as :meth:`NodeValue.to_dict`, anything else as it is."""
+    return value.to_dict() if isinstance(value, NodeValue) else value
+
+
+def plain_rows(rows: list[Record]) -> list[Record]:
+    """Result rows as a trace carries them (:func:`plain_value`)."""
+    return [{k: plain_value(v) for k, v in row.items()} for row in rows]
+
+
 @runtime_checkable
 class GraphStore(Protocol):
     """What retrievers and ingestion may ask of a graph engine."""

@@ -22,7 +22,7 @@ from app.eval.runner import (
     write_latest,
 )
 from app.retrievers.types import CypherTrace
-from app.stores.graph.base import NodeValue
+from app.stores.graph.base import NodeValue, plain_rows
 from tests.conftest import make_settings
 
 
@@ -129,6 +129,18 @@ def test_answer_accuracy_compares_the_first_column() -> None:
     assert answers_equal([{"name": "B", "born": 1970}, {"name": "A", "born": 1960}, {"name": "A", "born": 1960}], gold)
     assert not results_equal([{"name": "A"}, {"name": "B"}], gold)
     assert not answers_equal([{"name": "A"}], gold) and not answers_equal([{"born": 1960}, {"born": None}], gold)
+
+
+def test_nodes_in_a_trace_compare_with_the_gold_nodes() -> None:
+    """A trace carries nodes as JSON (``plain_rows``); the gold query's rows hold ``NodeValue``: the same node is
+    the same row."""
+    gold = [{"m": NodeValue("1", ["Movie"], {"title": "X", "released": 1999})}]
+    ours = plain_rows([{"x1": NodeValue("1", ["Movie"], {"title": "X", "released": 1999})}])
+    assert ours == [{"x1": {"element_id": "1", "labels": ["Movie"], "properties": {"title": "X", "released": 1999}}}]
+    assert results_equal(ours, gold) and answers_equal(ours, gold) and answers_equal([{"name": "X"}], gold)
+    assert not results_equal([{"name": "X"}], gold)
+    other = plain_rows([{"x1": NodeValue("2", ["Movie"], {"title": "X", "released": 2003})}])
+    assert not results_equal(other, gold) and answers_equal(other, gold)  # another node of that title
 
 
 def test_reports_count_candidate_queries_per_hop() -> None:

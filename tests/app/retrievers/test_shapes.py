@@ -15,6 +15,7 @@ from app.cypher.shapes import Filter, Shape
 from app.retrievers.shapes import (
     ATTRIBUTE_PENALTY,
     Property,
+    answer_form,
     answer_kind,
     attribute_frame,
     constants_used,
@@ -288,6 +289,45 @@ def test_shape_text_and_execution_forms() -> None:
     assert constants_used(awarded, lits) == 0  # it states no constant
 
 
+def test_the_answer_takes_the_form_the_question_asks_for() -> None:
+    """Things, unless the question asks for names, opens with "who" or asks for more beside each answer; both ends
+    of a pair linked twice; an ordering's nodes unless the question names what orders them."""
+
+    def form(c: CandidateQuery | Shape, question: str) -> str:
+        return answer_form(c, question_literals(question)).text.split(" RETURN ")[-1]
+
+    books = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(Filter(1, "published", ">", 2000),))
+    assert form(books, "Which books were published after 2000?") == "DISTINCT x1"
+    assert form(books, "Find the first 3 books published after 2000.") == "DISTINCT x1"
+    assert form(books, "What are the titles of books published after 2000?") == "DISTINCT x1.title AS name"
+    assert form(books, "Name the books published after 2000.") == "DISTINCT x1.title AS name"
+    assert form(books, "Which books came out after 2000, with their page counts?") == "DISTINCT x1.title AS name"
+    authors = Shape(WROTE, 1, "list", filters=(Filter(2, "published", ">", 2000),))
+    assert form(authors, "Who wrote books published after 2000?") == "DISTINCT x1.name AS name"
+    assert form(authors, "Find the authors of books published after 2000.") == "DISTINCT x1"
+    # "someone named 'X'" is a condition, not a request for names
+    assert form(books, "List the books whose author is someone named 'Ilse Varga'.") == "DISTINCT x1"
+    same = Shape(WROTE, 1, "list", also=("EDITED",))
+    assert form(same, "Who wrote and edited the same book?") == "DISTINCT x1.name AS name, x2.title AS title"
+    assert form(same, "What are the names of authors who wrote and edited the same book?").endswith("AS name")
+    newest = Shape(CandidateQuery(BOOK, ()), 1, "top", prop="published", fn="DESC", limit=2)
+    assert form(newest, "List the 2 newest books.") == "DISTINCT x1 ORDER BY x1.published DESC LIMIT 2"
+    assert form(newest, "List the 2 most recently published books.").endswith("ORDER BY published DESC LIMIT 2")
+    # an ordering by what the targets are linked to keeps the display values (DISTINCT needs the ordered column)
+    by_book = Shape(WROTE, 1, "top", prop="published", fn="DESC", limit=1, prop_var=2)
+    assert form(by_book, "Which author has the newest book?") == by_book.text.split(" RETURN ")[-1]
+    count = Shape(CandidateQuery(BOOK, ()), 1, "count")
+    assert answer_form(count, question_literals("How many books are there?")) == count
+    path = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
+    assert form(path, "Which books did Ilse Varga write?") == "DISTINCT x2"
+    assert form(path, "What are the titles Ilse Varga wrote?") == "x2.title"
+    assert (
+        answer_form(path, question_literals("Which books did Ilse Varga write?"))
+        .answer_query()
+        .endswith("RETURN DISTINCT x2 LIMIT $limit")
+    )
+
+
 @pytest.fixture
 async def library(t2c: Text2CypherRetriever) -> Any:
     await t2c.deps.graph.execute(NS, LIBRARY)
@@ -477,6 +517,24 @@ async def test_shapes_on_a_labelled_graph(library: Text2CypherRetriever, questio
         assert got == rows
 
 
+async def test_the_top_query_returns_nodes_when_the_question_asks_for_things(
+    library: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trace's query and rows take the question's form; the items are the same answers either way."""
+    q = RetrievalQuery(question="Which books were published after 2005?", namespace=NS)
+    res = await library.retrieve(q)
+    assert res.trace.query == "MATCH (x1:Book) WHERE x1.published > 2005 RETURN DISTINCT x1"
+    nodes = sorted(row["x1"]["properties"]["title"] for row in res.trace.rows)
+    assert nodes == ["Harbour Lights", "Northern Ledger"] and res.trace.rows[0]["x1"]["labels"] == ["Book"]
+    first = [it.node.name for it in res.items if it.node is not None and it.provenance["query_rank"] == 1]
+    assert sorted(first) == nodes
+    monkeypatch.setattr(library, "config", library.config.model_copy(update={"answer_form": "names"}))
+    named = await library.retrieve(q)
+    assert named.trace.query == "MATCH (x1:Book) WHERE x1.published > 2005 RETURN DISTINCT x1.title AS name"
+    assert sorted(row["name"] for row in named.trace.rows) == nodes
+    assert [it.id for it in named.items] == [it.id for it in res.items]
+
+
 async def test_a_count_question_answers_with_a_value_item(library: Text2CypherRetriever) -> None:
     res = await library.retrieve(RetrievalQuery(question="How many books were published after 2000?", namespace=NS))
     trace = res.trace
@@ -532,7 +590,9 @@ async def test_a_time_superlative_is_answered_by_an_ordering(
     res = await library.retrieve(RetrievalQuery(question=question, namespace=NS))
     trace = res.trace
     assert trace.query is not None and "ORDER BY" in trace.query and order in trace.query, trace.query
-    assert [r["name"] for r in trace.rows] == names
+    assert [it.node.name for it in res.items if it.node is not None and it.provenance["query_rank"] == 1] == names
+    # "which is the oldest book" asks for the book; "who are the youngest authors", for their names
+    assert [r.get("name") or r["x1"]["properties"]["title"] for r in trace.rows] == names
 
 
 async def test_years_read_as_points_in_time_only_when_asked(library: Text2CypherRetriever) -> None:

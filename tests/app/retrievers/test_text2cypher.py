@@ -15,6 +15,7 @@ from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
+from app.retrievers.shapes import answer_form, question_literals
 from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2CypherTrace, example_values
 from app.retrievers.types import RetrievalQuery
 from tests.conftest import DEMO, SABLE, tiny_llama
@@ -149,13 +150,14 @@ async def test_random_weights_only_ever_execute_candidates(
         q = random.Random(seed).choice(questions)
         _, cands, _ = await t2c.candidates("demo", q)
         allowed = {c.text for c in cands}
+        answered = {answer_form(c, question_literals(q)).text for c in cands}  # the top one, as the question asks
         res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=20))
         trace = res.trace
         assert isinstance(trace, Text2CypherTrace) and trace.decoding == method
         ranked = [r.query for r in trace.ranked]
         executed = [e.query for e in trace.executed]
         assert ranked and set(ranked) <= allowed and set(executed) <= allowed
-        assert trace.query in allowed and (len(ranked) == 1 if method == "greedy" else len(ranked) >= 1)
+        assert trace.query in answered and (len(ranked) == 1 if method == "greedy" else len(ranked) >= 1)
         assert all(it.provenance["query"] in allowed for it in res.items)
         if scoring == "combined":  # the LLM scored the most relevant candidates, and both scores are shown
             assert all(r.logprob is not None and r.relevance is not None for r in trace.ranked)
@@ -178,7 +180,10 @@ async def test_a_failed_llm_choice_degrades_to_relevance_and_says_so(
     monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"scoring": "combined"}))
     res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
     trace = res.trace
-    assert isinstance(trace, Text2CypherTrace) and trace.query == SABLE and trace.decoding is None
+    assert isinstance(trace, Text2CypherTrace) and trace.ranked[0].query == SABLE and trace.decoding is None
+    # "which manufacturer": the node itself, not its name (shapes.answer_form)
+    assert trace.query == SABLE.replace("RETURN x2.name", "RETURN DISTINCT x2")
+    assert trace.rows[0]["x2"]["properties"]["name"] == "Ossendale Engine Works"
     assert all(r.logprob is None for r in trace.ranked) and "Ossendale Engine Works" in res.items[0].text
     assert any("LLM's choice failed" in w for w in res.warnings)
     monkeypatch.setattr(t2c, "deps", dataclasses.replace(t2c.deps, reranker=None))
@@ -228,7 +233,8 @@ async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClien
     assert body["mode"] == "text2cypher" and body["items"]
     trace: dict[str, Any] = body["trace"]
     assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
-    assert trace["query"] == trace["ranked"][0]["query"] and trace["error"] is None
+    assert trace["ranked"][0]["query"] == SABLE and trace["error"] is None
+    assert trace["query"] == SABLE.replace("RETURN x2.name", "RETURN DISTINCT x2")  # the node: "which manufacturer"
     Text2CypherTrace.model_validate(trace)  # the JSON is exactly the mode's trace model
     assert body["items"][0]["node"]["name"] == "Ossendale Engine Works"
     for item in body["items"]:
