@@ -121,7 +121,8 @@ class QuestionLiterals:
     asks_who: bool = False
     """Whether it opens with "who" or "whose": people are answered by their names (``answer_form``)."""
     asks_more: bool = False
-    """Whether it asks for something beside each answer ("... and their release years", "with their ratings")."""
+    """Whether it asks for something beside each answer ("... and their release years", "with their ratings", "...
+    and what were their ratings?")."""
 
 
 COMPARISONS = {
@@ -168,7 +169,9 @@ _ORDERING = re.compile(r"\b(?:order|ordered|sort|sorted|rank|ranked|ranking)\b",
 _WHO = re.compile(r"^\s*who\s+(?:(?:has|have|had)\s+)?(?:(is|are|was|were|been|be)\s+)?([a-z]+)", re.IGNORECASE)
 _NAMES = re.compile(r"\b(?:names?|titles?)\b", re.IGNORECASE)
 _OPENS_WHO = re.compile(r"^\s*(?:who|whose)\b", re.IGNORECASE)
-_MORE = re.compile(r"\b(?:and|with|along\s+with|including)\s+(?:their|its|his|her)\b", re.IGNORECASE)
+_MORE = re.compile(
+    r"\b(?:and|with|along\s+with|including)\s+(?:their|its|his|her)\b|\band\s+(?:what|which|how|when)\b", re.IGNORECASE
+)
 _ATTRIBUTE = re.compile(r"^\s*(?:what|which)\s+([a-z]+)\s+(?:is|are|was|were)\s+the\s+[a-z]+\s+(.+)$", re.IGNORECASE)
 """English, not a data set's vocabulary."""
 
@@ -944,8 +947,18 @@ def answer_kind(c: object, lits: QuestionLiterals) -> int:
     it is about (that it lists, counts, aggregates or orders) and no other, -1 when it names another node and not it
     ("list the first 3 movies where someone acted in and directed": the movies, not the people; "find the top 3
     actors by number of movies": the people; "list the movies where the actors were born before 1950": the movies).
-    0 otherwise, for paths, and for a property's values (the answer is the value, not the node)."""
-    if not isinstance(c, Shape) or not lits.heads or c.kind in ("attr", "common"):
+    0 otherwise, and for paths. A property's values (``attr``, ``common``: the answer is the value, not a node) get
+    +1 when the first head word naming their property or a node of their pattern names the property ("what are the
+    roles of actors in X": the roles, not the actors whose roles contain "X")."""
+    if not isinstance(c, Shape) or not lits.heads:
+        return 0
+    nodes = range(1, len(c.hops) + 2)
+    if c.kind in ("attr", "common"):
+        for head in lits.heads:
+            if c.prop and _named(c.prop, [head]):
+                return 1
+            if any(_kind_named(c, v, [head]) for v in nodes):
+                return 0
         return 0
     if lits.doer is not None:
         verb, passive = lits.doer
@@ -956,7 +969,6 @@ def answer_kind(c: object, lits: QuestionLiterals) -> int:
         ]
         if ends:
             return 1 if c.target in ends else -1
-    nodes = range(1, len(c.hops) + 2)
     for head in lits.heads:  # the first head word that names a node of the pattern says which ("list the movies
         # where the actors were born before 1950": the movies)
         target = _kind_named(c, c.target, [head])

@@ -132,8 +132,11 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     # the first head word that names a node decides: the books, though "authors" names the others
     lits = question_literals("List the books whose authors were born before 1950")
     assert (answer_kind(Shape(WROTE, 2, "list"), lits), answer_kind(Shape(WROTE, 1, "list"), lits)) == (1, -1)
-    # a property's values are no node of the pattern: no opinion
+    # a property's values: +1 when the first head word naming something of the pattern names the property
     assert answer_kind(Shape(WROTE, 1, "attr", prop="born"), question_literals("List the authors' birth years")) == 0
+    roles = Shape(acted, 1, "attr", prop="roles", prop_on=1, paired=True)
+    assert answer_kind(roles, question_literals("What are the roles of actors in 'Speed Racer'?")) == 1
+    assert answer_kind(roles, question_literals("Which actors had roles in 'Speed Racer'?")) == 0
     # nothing named, or a path: no opinion
     assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
     assert answer_kind(WROTE, question_literals("List the books")) == 0
@@ -302,6 +305,7 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     assert form(books, "What are the titles of books published after 2000?") == "DISTINCT x1.title AS name"
     assert form(books, "Name the books published after 2000.") == "DISTINCT x1.title AS name"
     assert form(books, "Which books came out after 2000, with their page counts?") == "DISTINCT x1.title AS name"
+    assert form(books, "Which books came out after 2000 and what are their pages?") == "DISTINCT x1.title AS name"
     authors = Shape(WROTE, 1, "list", filters=(Filter(2, "published", ">", 2000),))
     assert form(authors, "Who wrote books published after 2000?") == "DISTINCT x1.name AS name"
     assert form(authors, "Find the authors of books published after 2000.") == "DISTINCT x1"
