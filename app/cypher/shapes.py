@@ -10,8 +10,8 @@ valid Cypher over the graph's own vocabulary, e.g.
 
     MATCH (x1:Person) WHERE x1.born > 1950 RETURN DISTINCT x1.name AS name
     MATCH (x1:Person {name: "Keanu Reeves"})-[:ACTED_IN]->(x2:Movie) RETURN count(DISTINCT x2) AS count
-    MATCH (x1:Person)-[:PRODUCED]->(x2:Movie) RETURN x1.name AS name, count(DISTINCT x2) AS count
-        ORDER BY count DESC LIMIT 1
+    MATCH (x1:Person)-[:PRODUCED]->(x2:Movie) WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT 1
+        RETURN x1.name AS name, number
 
 The first column is the answer (a node's display value, a property's value, or the number asked for); the chosen
 shape may return the nodes themselves, or both ends of a pair, instead (:attr:`Shape.form`). Like candidates, what
@@ -262,9 +262,12 @@ class Shape:
                 return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
             return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {p} {order}{lim}"
+        # grouped by the node, not by its display value (two people of one name are two groups)
         if self.prop:
-            return f"RETURN {t}.{key} AS name, avg({self._prop_ref()}) AS value ORDER BY value {order}{lim}"
-        return f"RETURN {t}.{key} AS name, count(DISTINCT x{self.other}) AS number ORDER BY number {order}{lim}"
+            per = f"WITH {t}, avg({self._prop_ref()}) AS value ORDER BY value {order}{lim}"
+            return f"{per} RETURN {t}.{key} AS name, value"
+        per = f"WITH {t}, count(DISTINCT x{self.other}) AS number ORDER BY number {order}{lim}"
+        return f"{per} RETURN {t}.{key} AS name, number"
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]
