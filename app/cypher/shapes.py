@@ -10,8 +10,8 @@ valid Cypher over the graph's own vocabulary, e.g.
 
     MATCH (x1:Person) WHERE x1.born > 1950 RETURN DISTINCT x1.name AS name
     MATCH (x1:Person {name: "Keanu Reeves"})-[:ACTED_IN]->(x2:Movie) RETURN count(DISTINCT x2) AS count
-    MATCH (x1:Person)-[:PRODUCED]->(x2:Movie) WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT 1
-        RETURN x1.name AS name, number
+    MATCH (x1:Person)-[:PRODUCED]->(x2:Movie) RETURN x1.name AS name, count(DISTINCT x2) AS count
+        ORDER BY count DESC LIMIT 1
 
 The first column is the answer (a node's display value, a property's value, or the number asked for); the chosen
 shape may return the nodes themselves, or both ends of a pair, instead (:attr:`Shape.form`). Like candidates, what
@@ -31,7 +31,8 @@ from app.cypher.queries import cypher_string, ident
 ShapeKind = Literal["list", "count", "agg", "top", "group", "attr", "common"]
 AnswerForm = Literal["names", "nodes", "pairs"]
 """How a ``list`` or ``top`` returns its answers: their display values (what candidates are scored in), the nodes
-themselves, or (a ``list`` whose ``also`` links two nodes twice) both nodes' display values."""
+themselves, or (a ``list`` whose ``also`` links two nodes twice) both nodes' display values; what a ``group`` groups
+by: the display value (scored) or the node."""
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
@@ -176,8 +177,10 @@ class Shape:
     form: AnswerForm = "names"
     """What a ``list`` (without ``having``) or a ``top`` (ordered by the target's own property) returns: ``names``
     the targets' display values; ``nodes`` the target nodes (every property); ``pairs`` (a ``list`` with ``also``)
-    the display values of both nodes the relationships link. Candidates are enumerated and scored as ``names``; the
-    chosen one takes the form the question asks for (``app.retrievers.shapes.answer_form``)."""
+    the display values of both nodes the relationships link. A ``group`` in ``nodes`` form groups by the target node
+    (``WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT k RETURN x1.name AS name, number``), in
+    ``names`` form by its display value, which merges two nodes of one name. Candidates are enumerated and scored
+    as ``names``; the chosen one takes the form the question asks for (``app.retrievers.shapes.answer_form``)."""
 
     @property
     def anchor(self) -> Anchor:
@@ -262,12 +265,10 @@ class Shape:
                 return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
             return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {p} {order}{lim}"
-        # grouped by the node, not by its display value (two people of one name are two groups)
-        if self.prop:
-            per = f"WITH {t}, avg({self._prop_ref()}) AS value ORDER BY value {order}{lim}"
-            return f"{per} RETURN {t}.{key} AS name, value"
-        per = f"WITH {t}, count(DISTINCT x{self.other}) AS number ORDER BY number {order}{lim}"
-        return f"{per} RETURN {t}.{key} AS name, number"
+        agg, col = (f"avg({self._prop_ref()})", "value") if self.prop else (f"count(DISTINCT x{self.other})", "number")
+        if self.form == "nodes":  # grouped by the node, not by its display value (two people of one name: two groups)
+            return f"WITH {t}, {agg} AS {col} ORDER BY {col} {order}{lim} RETURN {t}.{key} AS name, {col}"
+        return f"RETURN {t}.{key} AS name, {agg} AS {col} ORDER BY {col} {order}{lim}"
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]

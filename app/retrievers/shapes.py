@@ -565,7 +565,10 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     ratings") keeps the display values. A list of what two relationships link ("who acted in and directed the same
     movie") returns both ends of the pair, unless the question asks for names. An ordering returns the nodes only
     when the question does not name the property it orders by ("the 5 most recent movies"; not "... by release
-    year"), which it would then expect to see. English, not a data set's vocabulary."""
+    year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by the name the
+    candidate was scored with. English, not a data set's vocabulary."""
+    if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
+        return replace(c, form="nodes")
     if lits.asks_names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):
