@@ -75,9 +75,27 @@ class NodeValue:
 Record = dict[str, Any]
 
 
+VECTOR_MIN_LENGTH = 32
+"""A node property holding a list of at least this many numbers is an embedding (neo4j-graphrag and most GraphRAG
+setups keep one on each node): a trace names its length instead of carrying it (1,536 floats per row otherwise)."""
+
+
+def _shown(value: Any) -> Any:
+    if (
+        isinstance(value, list)
+        and len(value) >= VECTOR_MIN_LENGTH
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value)
+    ):
+        return f"<{len(value)} numbers>"
+    return value
+
+
 def plain_value(value: Any) -> Any:
-    """A result value as JSON would carry it: a node as :meth:`NodeValue.to_dict`, anything else as it is."""
-    return value.to_dict() if isinstance(value, NodeValue) else value
+    """A result value as JSON would carry it: a node as :meth:`NodeValue.to_dict` (an embedding among its properties
+    as its length, ``VECTOR_MIN_LENGTH``), anything else as it is."""
+    if isinstance(value, NodeValue):
+        return value.to_dict() | {"properties": {k: _shown(v) for k, v in value.properties.items()}}
+    return value
 
 
 def plain_rows(rows: list[Record]) -> list[Record]:

@@ -141,6 +141,13 @@ def test_nodes_in_a_trace_compare_with_the_gold_nodes() -> None:
     assert not results_equal([{"name": "X"}], gold)
     other = plain_rows([{"x1": NodeValue("2", ["Movie"], {"title": "X", "released": 2003})}])
     assert not results_equal(other, gold) and answers_equal(other, gold)  # another node of that title
+    # an embedding on the node is named by its length, on both sides of the comparison
+    vector = [0.5] * 384
+    embedded = plain_rows([{"m": NodeValue("3", ["Movie"], {"title": "Y", "embedding": vector, "roles": ["a"] * 40})}])
+    assert embedded[0]["m"]["properties"] == {"title": "Y", "embedding": "<384 numbers>", "roles": ["a"] * 40}
+    assert results_equal(
+        embedded, [{"m": NodeValue("3", ["Movie"], {"title": "Y", "embedding": vector, "roles": ["a"] * 40})}]
+    )
 
 
 def test_reports_count_candidate_queries_per_hop() -> None:
