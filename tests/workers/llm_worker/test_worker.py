@@ -30,6 +30,7 @@ from app.llm.constrained import grounded_generate, top_m_exact
 from app.llm.local import ensure_converted_smollm2
 from app.llm.vllm_client import VLLMClient
 from app.main import create_app
+from app.retrievers.shapes import answer_form, question_literals
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import LLMSettings, Settings
 from tests.conftest import DEMO, ingest_demo, make_settings
@@ -375,7 +376,9 @@ async def test_gateway_ask_end_to_end_against_the_worker(vclient: httpx.AsyncCli
     _, cands, _ = await t2c.candidates("demo", "Which manufacturer built the Sable Class?")
     assert not body.get("warnings"), body
     query = body["trace"]["retrieval"]["query"]
-    assert query in {c.text for c in cands}
+    lits = question_literals("Which manufacturer built the Sable Class?")
+    assert query in {answer_form(c, lits).text for c in cands}  # a candidate, as the question asks for its answer
+    assert body["trace"]["retrieval"]["ranked"][0]["query"] in {c.text for c in cands}
     assert body["answer"]
 
 
