@@ -723,7 +723,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         (``answer_form``), read once more when that is not the form that ran (``rows``); the form that ran when that
         read fails."""
         final = answer_form(cand, lits) if self.config.answer_form == "question" and lits is not None else cand
-        if final != cand:
+        if final is not cand:  # answer_form returns the candidate itself when its form is already the one asked
             query = final.execution_query() if isinstance(final, Shape) else final.answer_query()
             try:
                 return final.text, plain_rows(await self.deps.graph.read(ns, query, {"limit": limit}))
