@@ -38,6 +38,9 @@ NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
 HAVING_OPS = (">", ">=")
 """How a threshold on a count compares: "more than", "at least"."""
+MOD = "divisible by"
+"""The operator of a condition that the property's whole number value is a multiple of ``value`` ("released in a
+year divisible by 10"): ``x.p % value = 0``."""
 EXISTS = "IS NOT NULL"
 """The operator of a condition that only asks for the property to be there ("movies with a tagline")."""
 
@@ -104,8 +107,9 @@ def _column(key: str) -> str:
 class Filter:
     """A condition on a property of the pattern's node ``x{var}`` (``edge``: of its relationship ``r{var}``, the
     ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, ``range`` (``lo <= v < hi``, ``value``
-    a pair), or ``EXISTS`` (the property is there; ``value`` None). ``listed``: the property holds a list, and the
-    condition holds for one of its elements; ``sized``: it compares how many elements the list holds."""
+    a pair), ``MOD`` (a multiple of ``value``), or ``EXISTS`` (the property is there; ``value`` None). ``listed``:
+    the property holds a list, and the condition holds for one of its elements; ``sized``: it compares how many
+    elements the list holds."""
 
     var: int
     key: str
@@ -122,10 +126,12 @@ class Filter:
             if self.op not in (*NUMBER_OPS, ">=", "<="):
                 raise ValueError(f"unknown filter operator {self.op!r} on a list's size")
             return f"size({v}) {self.op} {_literal(self.value)}"
-        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range", EXISTS):
+        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range", MOD, EXISTS):
             raise ValueError(f"unknown filter operator {self.op!r}")
         if self.op == EXISTS:
             return f"{v} {EXISTS}"
+        if self.op == MOD:
+            return f"{v} % {int(self.value)} = 0"
         if self.listed:
             if self.op == "=":
                 return f"{_literal(self.value)} IN {v}"

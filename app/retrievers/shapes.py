@@ -2,7 +2,8 @@
 (``app.cypher.shapes``), the constants the question states, and how each shape reads as text.
 
 * :func:`question_literals`: numbers, decades ("the 1990s"), number pairs ("from 1990 to 2000"), small counts
-  ("top 3", "first three") and quoted text. Nothing here knows a data set: only English number forms and quotes.
+  ("top 3", "first three"), divisors ("divisible by 10") and quoted text. Nothing here knows a data set: only
+  English number forms and quotes (and lemminflect's English verb forms: "written" and "writers" name ``WROTE``).
 * :class:`PropertyProfiles`: per namespace, each label's properties with their kind (number or text) and value range,
   read off a sample of the data once (kept until the namespace is re-ingested).
 * :class:`ShapeEnumerator`: the shapes of a question in two stages, so the count stays bounded on any graph: first
@@ -21,11 +22,14 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from lemminflect import getAllLemmas
+
 from app.concurrency import BuiltOnce
 from app.cypher.candidates import Anchor, CandidateQuery, Direction, Hop, specific_labels
 from app.cypher.shapes import (
     AGGREGATES,
     EXISTS,
+    MOD,
     NUMBER_OPS,
     Filter,
     Shape,
@@ -100,8 +104,9 @@ class QuestionLiterals:
     """The direction an ordering by a measure takes: "DESC" for "the most", "the highest", or a bare "top"; "ASC"
     for "the fewest", "the lowest" (``ORDER_WORDS``); None when the question says neither, or both."""
     superlative: bool = False
-    """Whether a superlative asks for the greatest or least of something (``ORDER_WORDS``, ``TIME_WORDS``): then
-    the first k of a list in no order are not what it asks for (``order_intent``)."""
+    """Whether a superlative asks for the greatest or least of something (``ORDER_WORDS``, ``TIME_WORDS``), or the
+    question ranks by a measure ("by the number of movies"): then a list in no order, or its first k, is not what it
+    asks for (``order_intent``)."""
     orders: bool = False
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
     conditioned: list[str] = field(default_factory=list)
@@ -123,6 +128,9 @@ class QuestionLiterals:
     asks_more: bool = False
     """Whether it asks for something beside each answer ("... and their release years", "with their ratings", "...
     and what were their ratings?")."""
+    divisors: list[int] = field(default_factory=list)
+    """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
+    condition or limit takes them."""
 
 
 COMPARISONS = {
@@ -152,6 +160,9 @@ _COUNTS = re.compile(
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_DIVISOR = re.compile(r"\b(?:divisible\s+by|(?:an?\s+)?(?:whole\s+)?multiples?\s+of)\s+(\d+)\b", re.IGNORECASE)
+"""A number a value must be a multiple of: English, not a data set's vocabulary."""
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|^\s*count\b", re.IGNORECASE)
 _SHARING = re.compile(r"\b(?:same|share[sd]?|sharing|also|other|co)\b", re.IGNORECASE)
 _AT_LEAST = re.compile(r"\bat\s+least\b|\bno\s+(?:fewer|less)\s+than\b|\bor\s+more\b", re.IGNORECASE)
@@ -166,6 +177,12 @@ _THRESHOLD = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
 """A bound, not a superlative ("at least 3 movies")."""
 _TOP = re.compile(r"\btop\b", re.IGNORECASE)
 _ORDERING = re.compile(r"\b(?:order|ordered|sort|sorted|rank|ranked|ranking)\b", re.IGNORECASE)
+_BY_MEASURE = re.compile(
+    r"\b(?:by|in\s+terms\s+of)\s+(?:the\s+|their\s+)?(?:total\s+)?(?:number|count|amount)\s+of\b|\bin\s+terms\s+of\b",
+    re.IGNORECASE,
+)
+"""A ranking by a measure ("the first 3 actors by the number of movies", "the top 3 actors in terms of roles"): it
+asks for the greatest first, as a superlative would. English, not a data set's vocabulary."""
 _WHO = re.compile(r"^\s*who\s+(?:(?:has|have|had)\s+)?(?:(is|are|was|were|been|be)\s+)?([a-z]+)", re.IGNORECASE)
 _NAMES = re.compile(r"\b(?:names?|titles?)\b", re.IGNORECASE)
 _OPENS_WHO = re.compile(r"^\s*(?:who|whose)\b", re.IGNORECASE)
@@ -197,9 +214,12 @@ def question_literals(question: str) -> QuestionLiterals:
     plain = _THRESHOLD.sub(" ", bare)
     directions = [d for d, pattern in _ORDER.items() if pattern.search(plain)]
     top = _TOP.search(plain) is not None
-    out.order = directions[0] if len(directions) == 1 else "DESC" if top and not directions else None
-    out.superlative = bool(directions or orders)
+    by_measure = _BY_MEASURE.search(plain) is not None
+    out.order = directions[0] if len(directions) == 1 else "DESC" if (top or by_measure) and not directions else None
+    out.superlative = bool(directions or orders or by_measure)
     out.orders = out.superlative or top or _ORDERING.search(plain) is not None
+    out.divisors = [int(m.group(1)) for m in _DIVISOR.finditer(bare) if int(m.group(1)) > 1]
+    bare = _DIVISOR.sub(" ", bare)  # a divisor is no count, limit or compared number
     out.asks_names = _NAMES.search(bare) is not None
     out.asks_who = _OPENS_WHO.match(bare) is not None
     out.asks_more = _MORE.search(bare) is not None
@@ -236,6 +256,14 @@ def question_literals(question: str) -> QuestionLiterals:
             if a < b:
                 out.ranges.append((a, b + 1 if a.is_integer() and b.is_integer() else b))
         previous = (value, m.end())
+    for m in _NUMBER_WORD.finditer(bare):  # "at least three movies" compares, "the top three" counts
+        value = float(NUMBER_WORDS[m.group(1).lower()])
+        before = bare[max(0, m.start() - 40) : m.start()]
+        if _COUNTS.search(bare[max(0, m.start() - 20) : m.start()]):
+            out.counts.append(value)
+        op = next((o for o, pattern in _COMPARED if o != "=" and pattern.search(before)), None)
+        if op is not None:
+            out.ops.setdefault(value, op)
     out.limits += [NUMBER_WORDS[w] for w in out.words if w in NUMBER_WORDS]  # no number word is a stopword
     out.limits = list(dict.fromkeys(out.limits))
     return out
@@ -256,6 +284,13 @@ class Property:
     """Some nodes (relationships) lack it: "movies with a tagline" is a condition."""
 
     @property
+    def whole(self) -> bool:
+        """Whether its values (those read) are all whole numbers."""
+        return self.kind == "number" and all(
+            isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in self.values
+        )
+
+    @property
     def temporal(self) -> bool:
         """A year: every value a whole number in ``YEAR_RANGE`` (a birth year, a release year)."""
         return (
@@ -263,7 +298,7 @@ class Property:
             and self.lo is not None
             and self.hi is not None
             and YEAR_RANGE[0] <= self.lo <= self.hi <= YEAR_RANGE[1]
-            and all(isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in self.values)
+            and self.whole
         )
 
 
@@ -437,12 +472,16 @@ class ShapeEnumerator:
             hop = Hop(triple.rel_type, "out", b.label, b.key)
             patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2], ()))
             pairs.setdefault((a.label, b.label), []).append(triple.rel_type)
-        for (src, dst), types in pairs.items():  # two relationships between the same two nodes
+        for (src, dst), types in pairs.items():  # two (three) relationships between the same two nodes
             types = sorted(set(types))
+            named = [t for t in types if _named(t, lits.words)]
             for i, first in enumerate(types):
                 hop = Hop(first, "out", dst, labels[dst].key)
                 path = CandidateQuery(Anchor(None, src, labels[src].key), (hop,))
                 patterns += [(path, [1, 2], (second,)) for second in types[i + 1 :]]
+                if first in named:  # three, where the question names each ("acted in, directed and produced")
+                    later = [t for t in named if t > first]
+                    patterns += [(path, [1, 2], (b, c)) for j, b in enumerate(later) for c in later[j + 1 :]]
         out: list[Shape] = []
         for path, targets, also in patterns:
             for t in targets:
@@ -527,6 +566,8 @@ class ShapeEnumerator:
                     for lo, hi in lits.ranges
                     if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10  # both ends among the property's values
                 ]
+                if p.whole:
+                    conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
             conds += [
@@ -566,9 +607,14 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     movie") returns both ends of the pair, unless the question asks for names. An ordering returns the nodes only
     when the question does not name the property it orders by ("the 5 most recent movies"; not "... by release
     year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by the name the
-    candidate was scored with. English, not a data set's vocabulary."""
+    candidate was scored with. A relationship's property is returned beside the node it is asked of, when that node
+    is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of Keanu Reeves in
+    The Matrix": the roles alone). English, not a data set's vocabulary."""
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
+    if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
+        named = c.anchor.name is not None and c.target == 1
+        return c if named else replace(c, paired=True)
     if lits.asks_names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):
@@ -714,14 +760,18 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
             lo, hi = f.value
             values.add(lo)
             values.update([hi - 1] if hi - 1 in lits.numbers else [])
-        elif f.op != EXISTS:
+        elif f.op not in (EXISTS, MOD):
             values.add(f.value)
     used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
+    used += sum(1 for f in c.filters if f.op == MOD and f.value in lits.divisors)
     # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well, and each
     # further use of it costs one; nor is a number the question compares with ("above 90") a limit
     once = {v for v in values if isinstance(v, int | float) and lits.numbers.count(v) <= 1}
     having = c.having is not None and c.having[1] in lits.limits and c.having[1] not in once
-    limit = c.limit is not None and c.limit in lits.limits and c.limit not in once
+    # nor is a number the question states as a threshold ("who produced at least three movies") a limit, unless it
+    # also counts answers ("the top 3 ... at least 3")
+    threshold = c.limit is not None and lits.ops.get(c.limit) in (">", "<", ">=", "<=") and c.limit not in lits.counts
+    limit = c.limit is not None and c.limit in lits.limits and c.limit not in once and not threshold
     compared = c.limit in once and lits.ops.get(c.limit) in (">", "<", ">=", "<=")
     again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
     return used + quoted + limit + having - again - compared
@@ -757,6 +807,8 @@ def filter_reading(f: Filter, kind: str) -> str:
     prop = f"number of {words(f.key)}" if f.sized else words(f.key)
     if f.op == EXISTS:
         return f"{kind} that has {with_article(prop)}"
+    if f.op == MOD:
+        return f"{kind} {prop} divisible by {_value_text(f.value)}"
     if f.op == "range":
         lo, hi = f.value
         return f"{kind} {prop} between {_value_text(lo)} and {_value_text(hi - 1 if float(hi).is_integer() else hi)}"
@@ -830,9 +882,11 @@ def shape_reading(s: Shape) -> str:
         return f"top {s.limit} {base}{where} with the {top} {prop}"
     if s.prop:
         return f"top {s.limit} {base}{where} with the {top} average {prop}"
-    most = "most" if s.fn == "DESC" else "fewest"
+    most, number = ("most", "highest") if s.fn == "DESC" else ("fewest", "lowest")
     other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
-    return f"top {s.limit} {base}{where} with the {most} {other}"
+    # "the highest number of" as well: the cross-encoder read "the 3 movies with the highest number of reviewers" as
+    # nearer "the top 3 by release year" (1.72) than "... with the most person" (0.39); with it, 2.21
+    return f"top {s.limit} {base}{where} with the {most} {other}: the {number} number of {other}"
 
 
 # --- schema words the question mentions ---------------------------------------------------------------------------
@@ -856,10 +910,33 @@ def _stem_match(a: str, b: str) -> bool:
     return n >= 3 and n >= min(len(a), len(b)) - 2
 
 
+AGENT_SUFFIXES = ("r", "rs", "er", "ers", "or", "ors")
+"""What turns a verb into the noun for its doer ("write" → "writers", "act" → "actors"): English."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _verb_lemmas(word: str) -> frozenset[str]:
+    """The verbs an English word form is a form of (``wrote``, ``written`` → write), from lemminflect's dictionary;
+    none for a word it does not know as a verb."""
+    return frozenset(getAllLemmas(word, upos="VERB").get("VERB", ()))
+
+
+def _same_verb(a: str, b: str) -> bool:
+    """Two words are forms of one verb, or one is the noun for the doer of the other ("wrote" / "written" /
+    "writers"): irregular forms share no stem."""
+    la, lb = _verb_lemmas(a), _verb_lemmas(b)
+    if la & lb:
+        return True
+    return any(b == v + s for v in la for s in AGENT_SUFFIXES) or any(a == v + s for v in lb for s in AGENT_SUFFIXES)
+
+
 def _names(term_word: str, word: str) -> bool:
-    """A question word names a schema word: they share a stem, or the word contains the schema word's first four
-    letters (a compound: ``written`` in "screenwriters", ``rating`` in "ratings")."""
-    return _stem_match(term_word, word) or (len(term_word) >= 4 and term_word[:4] in word)
+    """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
+    or "writers"), or the word contains the schema word's first four letters (a compound: ``written`` in
+    "screenwriters", ``rating`` in "ratings")."""
+    return (
+        _stem_match(term_word, word) or (len(term_word) >= 4 and term_word[:4] in word) or _same_verb(term_word, word)
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -940,7 +1017,7 @@ def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
     for i, hop in enumerate(s.hops, start=1):
         source = i if hop.direction == "out" else i + 1
         verb = _term_words(hop.rel_type)[:1]
-        if source == var and verb and any(h.endswith(AGENT_ENDINGS) and _stem_match(verb[0], h) for h in heads):
+        if source == var and verb and any(h.endswith(AGENT_ENDINGS) and _names(verb[0], h) for h in heads):
             return True
     return False
 
@@ -968,7 +1045,7 @@ def answer_kind(c: object, lits: QuestionLiterals) -> int:
         ends = [
             (i if (hop.direction == "out") != passive else i + 1)
             for i, hop in enumerate(c.hops, start=1)
-            if _term_words(hop.rel_type)[:1] and _stem_match(_term_words(hop.rel_type)[0], verb)
+            if _term_words(hop.rel_type)[:1] and _names(_term_words(hop.rel_type)[0], verb)
         ]
         if ends:
             return 1 if c.target in ends else -1
@@ -1018,21 +1095,29 @@ def shape_direction(s: Shape) -> str | None:
     return {"max": "DESC", "min": "ASC"}.get(s.fn or "") if s.kind == "agg" else None
 
 
+UNASKED_ORDER_PENALTY = 2
+"""Subtracted (in units of ``mention_weight``) from a shape that orders, or takes a greatest or least, where nothing
+in the question asks for an order: it adds an operation and a limit the question does not state, and the
+cross-encoder read "top 1 person directed a movie with person born in the 1960s with the fewest movies" as closer to
+"list the people born in the 1960s who directed a movie" than the plain list (the LLM preferred the list)."""
+
+
 def order_intent(c: object, lits: QuestionLiterals) -> int:
-    """-1 for a shape that orders (or takes a greatest or least) where nothing in the question asks for an order, or
-    in the direction opposite to the one it asks ("the top 5 actors by number of movies": the most first); -1 for
-    the first k of a list in no order where a superlative asks for the greatest or least ("the 3 most common");
-    0 otherwise. An ordering by a year in a question with a time superlative is ``time_order``'s."""
+    """``-UNASKED_ORDER_PENALTY`` for a shape that orders (or takes a greatest or least) where nothing in the question
+    asks for an order; -1 for one that orders in the direction opposite to the one it asks ("the top 5 actors by
+    number of movies": the most first); -1 for a list in no order, or its first k, where a superlative asks for the
+    greatest or least ("the 3 most common"); 0 otherwise. An ordering by a year in a question with a time
+    superlative is ``time_order``'s."""
     if not isinstance(c, Shape):
         return 0
-    if c.kind == "list":
-        return -1 if c.limit is not None and c.having is None and lits.superlative else 0
+    if c.kind == "list":  # "who directed the most movies after 2000": not a list of the directors, in no order
+        return -1 if c.having is None and lits.superlative else 0
     d = shape_direction(c)
     if d is None or (c.temporal and lits.time_order is not None):
         return 0
-    if not lits.orders or (lits.order is not None and d != lits.order):
-        return -1
-    return 0
+    if not lits.orders:
+        return -UNASKED_ORDER_PENALTY
+    return -1 if lits.order is not None and d != lits.order else 0
 
 
 TURN_BACK_BONUS = 2

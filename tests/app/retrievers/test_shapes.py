@@ -14,6 +14,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
 from app.retrievers.shapes import (
     ATTRIBUTE_PENALTY,
+    UNASKED_ORDER_PENALTY,
     Property,
     answer_form,
     answer_kind,
@@ -41,7 +42,7 @@ CREATE (a:Author {name: 'Ilse Varga', born: 1948}), (b:Author {name: 'Tomas Reyl
        (b5:Book {title: 'Harbour Lights', published: 2016, pages: 256}),
        (a)-[:WROTE]->(b1), (a)-[:WROTE]->(b2), (b)-[:WROTE]->(b2), (b)-[:WROTE]->(b3),
        (c)-[:WROTE]->(b4), (c)-[:WROTE]->(b5), (d)-[:WROTE]->(b5), (a)-[:WROTE]->(b4),
-       (a)-[:EDITED]->(b1), (b)-[:EDITED]->(b4),
+       (a)-[:EDITED]->(b1), (b)-[:EDITED]->(b4), (a)-[:ILLUSTRATED]->(b1), (c)-[:ILLUSTRATED]->(b2),
        (k1:Critic {name: 'Mira Holt'}), (k2:Critic {name: 'Aron Fisk'}),
        (k1)-[:REVIEWED {rating: 9, summary: 'Quietly brilliant', tags: ['sea', 'memoir']}]->(b2),
        (k1)-[:REVIEWED {rating: 6, summary: 'Uneven', tags: ['city']}]->(b3),
@@ -68,6 +69,19 @@ def test_question_constants() -> None:
     assert question_literals("Released between 1990 and 2000, or 2005-2008").ranges == [(1990, 2001), (2005, 2009)]
     two = question_literals("Which movies were released after 2005 and directed by someone born before 1960?")
     assert two.numbers == [2005.0, 1960.0] and two.ranges == []  # two conditions, not a span
+    # a divisor is no number to compare with, nor a limit
+    div = question_literals("List the first 3 books published in a year divisible by 10.")
+    assert (div.divisors, div.numbers, div.limits) == ([10], [3.0], [3])
+    assert question_literals("Books whose pages are a multiple of 4").divisors == [4]
+
+
+def test_divisible_by_is_a_condition() -> None:
+    f = Filter(1, "published", "divisible by", 5)
+    assert f.cypher() == "x1.published % 5 = 0"
+    books = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(f,))
+    lits = question_literals("Which books were published in a year divisible by 5?")
+    assert constants_used(books, lits) == 1
+    assert shape_reading(books) == "book with book published divisible by 5"
 
 
 def test_count_intent() -> None:
@@ -165,7 +179,7 @@ def test_order_intent_follows_the_question_superlative() -> None:
     acted = CandidateQuery(Anchor(None, "Person", "name"), (Hop("ACTED_IN", "out", "Movie", "title"),))
     most = Shape(acted, 1, "group", fn="DESC", other=2, limit=3)
     fewest = replace(most, fn="ASC")
-    top = question_literals("Find the top 3 actors by number of movies")
+    top = question_literals("Find the top 3 actors")
     assert (top.order, top.superlative) == ("DESC", False)  # "top": the most first, but no superlative
     assert (order_intent(most, top), order_intent(fewest, top)) == (0, -1)
     low = question_literals("Who are the top 3 actors with the fewest movies?")
@@ -174,14 +188,23 @@ def test_order_intent_follows_the_question_superlative() -> None:
     plain = question_literals("Which books have a title containing 'Harbour'?")
     assert not plain.orders
     newest = Shape(WROTE, 2, "top", prop="published", fn="DESC", limit=1)
-    assert order_intent(newest, plain) == -1
-    assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="max"), plain) == -1
+    assert order_intent(newest, plain) == -UNASKED_ORDER_PENALTY
+    assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="max"), plain) == -UNASKED_ORDER_PENALTY
     assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="avg"), plain) == 0
     assert order_intent(newest, question_literals("List the books ordered by year")) == 0
     # a superlative asks for the greatest or least, not the first k in no order; "top" alone may mean the first k
     first3 = Shape(WROTE, 2, "list", limit=3)
     assert order_intent(first3, question_literals("What are the 3 most common book titles?")) == -1
     assert order_intent(first3, question_literals("List the top 3 books written by someone")) == 0
+    # a ranking by a measure asks for the greatest first, as a superlative does
+    ranked = question_literals("Who are the first 2 authors by the number of books written?")
+    assert (ranked.order, ranked.superlative) == ("DESC", True)
+    assert order_intent(Shape(WROTE, 1, "list", limit=2), ranked) == -1
+    assert order_intent(Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2), ranked) == 0
+    # nor a list in no order, however long
+    most = question_literals("Who has written the most books published after 2000?")
+    assert order_intent(Shape(WROTE, 1, "list"), most) == -1
+    assert order_intent(Shape(WROTE, 1, "list"), question_literals("Who has written books after 2000?")) == 0
     # a bound is no superlative
     bound = question_literals("List 2 authors who wrote at least 3 books.")
     assert not bound.superlative and bound.order is None
@@ -199,6 +222,14 @@ def test_a_number_stated_once_is_used_once() -> None:
     assert constants_used(replace(listed, limit=90), lits) < 1  # 90 is the rating's bound, not a limit too
     twice = question_literals("List 90 critics who reviewed books with a rating higher than 90.")
     assert constants_used(replace(listed, limit=90), twice) == 2
+    # a threshold on how many ("at least three books", in words or digits) is no limit: the authors with at least 3
+    # books, not any 3 authors
+    for question in ("List the authors who wrote at least three books.", "List the authors with more than 3 books."):
+        lits = question_literals(question)
+        assert constants_used(Shape(WROTE, 1, "list", limit=3), lits) == 0
+        assert constants_used(Shape(WROTE, 1, "list", other=2, having=(">=", 3)), lits) == 1
+    top = question_literals("List the top three authors who wrote more than three books.")
+    assert constants_used(Shape(WROTE, 1, "list", limit=3), top) == 1  # "top three" counts answers as well
 
 
 def test_the_comparison_a_number_takes() -> None:
@@ -329,6 +360,15 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     assert answer_form(count, question_literals("How many books are there?")) == count
     most = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=1)
     assert form(most, "What are the names of the authors with the most books?").startswith("x1.name AS name, number")
+    # a relationship's property beside the node it is asked of, unless that node is the linked entity
+    reviewed = CandidateQuery(Anchor("Glass Orchard", "Book"), (Hop("REVIEWED", "in", "Critic", "name"),))
+    ratings = Shape(reviewed, 2, "attr", prop="rating", prop_on=1)
+    expected = "DISTINCT x2.name AS name, r1.rating AS rating"
+    assert form(ratings, "What are the ratings of the critics of Glass Orchard?") == expected
+    assert form(ratings, "What are the names of the critics of Glass Orchard and their ratings?") == expected
+    gave = CandidateQuery(Anchor("Mira Holt", "Critic"), (Hop("REVIEWED", "out", "Book", "title"),))
+    own = Shape(gave, 1, "attr", prop="rating", prop_on=1)
+    assert form(own, "What ratings did Mira Holt give?") == "DISTINCT r1.rating AS rating"
     path = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
     assert form(path, "Which books did Ilse Varga write?") == "DISTINCT x2"
     assert form(path, "What are the titles Ilse Varga wrote?") == "x2.title"
@@ -501,6 +541,17 @@ QUESTIONS = [
         "RETURN r1.rating AS rating, count(*) AS number ORDER BY number DESC",
         None,
     ),
+    (  # three relationships between the same two nodes, where the question names each
+        "Which authors wrote, edited and illustrated the same book?",
+        "MATCH (x1:Author)-[:EDITED]->(x2:Book), (x1)-[:ILLUSTRATED]->(x2), (x1)-[:WROTE]->(x2) "
+        "RETURN DISTINCT x1.name AS name",
+        [{"name": "Ilse Varga"}],
+    ),
+    (  # a year that is a multiple of a number
+        "Which books were published in a year divisible by 5?",
+        "MATCH (x1:Book) WHERE x1.published % 5 = 0 RETURN DISTINCT x1.title AS name",
+        [{"name": "The Quiet Harbour"}],
+    ),
     (
         "Which books have a title containing 'Harbour'?",
         'MATCH (x1:Book) WHERE x1.title CONTAINS "Harbour" RETURN DISTINCT x1.title AS name',
@@ -631,7 +682,7 @@ async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
     for p in pairs:
         assert p["question"] == " ".join(p["question"].split())
         rows = await library.deps.graph.read(NS, p["cypher"])
-        assert rows and any(v not in (None, 0) for v in rows[0].values())
+        assert rows and any(v not in (None, 0) for row in rows for v in row.values())
         for quoted in re.findall(r'"([^"]*)"', p["cypher"]):
             assert f"'{quoted}'" in p["question"]
 
@@ -694,6 +745,10 @@ def test_schema_words_the_question_mentions() -> None:
     assert mentions("Which actors were born after 1970?", ["ACTED_IN", "born"]) == (2, 0)
     assert mentions("What is the weather?", ["WROTE"]) == (0, 1)
     assert mentions("Which screenwriters worked with X?", ["WRITTEN_BY"]) == (1, 0)  # a compound
+    # forms of an irregular verb share no stem: "written", "wrote" and "writers" all name WROTE
+    assert mentions("Who has written, directed and produced the same movie?", ["WROTE", "DIRECTED"]) == (2, 0)
+    assert mentions("Which writers also directed?", ["WROTE"]) == (1, 0)
+    assert mentions("Who wrote X?", ["WRITTEN_BY"]) == (1, 0)
     # one use per question word: a relationship taken twice must be named twice
     assert mentions("the director of X also directed which films", ["DIRECTED_BY", "DIRECTED_BY"]) == (2, 0)
     assert mentions("who directed X", ["DIRECTED_BY", "DIRECTED_BY"]) == (1, 1)
