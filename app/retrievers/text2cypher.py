@@ -464,7 +464,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                     hit
                     - miss
                     + count_intent(c, lits)
-                    + sharing_intent(c, lits, miss)
+                    + sharing_intent(c, lits, question, miss)
                     + attribute_frame(c, lits)
                     + answer_kind(c, lits)
                     + time_order(c, lits)

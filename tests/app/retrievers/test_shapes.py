@@ -100,12 +100,20 @@ def test_sharing_intent_favours_paths_that_turn_back() -> None:
     prefix = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""),))
     onward = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("WRITTEN_BY", "in", "")))
     assert (turn_backs(back), turn_backs(prefix), turn_backs(onward)) == (1, 0, 0)
-    also = question_literals("the director of White Palace also directed which movies")
+    q = "the director of White Palace also made which movies"
+    also = question_literals(q)
     # "director" names DIRECTED_BY once: the second use is forgiven, and the turn-back is what "also" asks for
-    assert sharing_intent(back, also, 1) == 1 + 2 and sharing_intent(prefix, also, 0) == 0
-    assert sharing_intent(back, question_literals("who co-wrote films with Donald Ford"), 2) == 1 + 2
-    assert sharing_intent(back, question_literals("who directed White Palace"), 1) == 0  # no sharing asked
-    assert sharing_intent(onward, also, 1) == 0
+    assert sharing_intent(back, also, q, 1) == 1 + 2 and sharing_intent(prefix, also, q, 0) == 0
+    co = "who co-wrote films with Donald Ford"
+    assert sharing_intent(back, question_literals(co), co, 2) == 1 + 2
+    plain = "who directed White Palace"
+    assert sharing_intent(back, question_literals(plain), plain, 1) == 0  # no sharing asked
+    assert sharing_intent(onward, also, q, 1) == 0
+    # only the turned-back relationship's unnamed use is forgiven: both uses of DIRECTED_BY are named here, and the
+    # path's unnamed third hop stays unnamed
+    named = "the director of White Palace also directed which movies"
+    on = CandidateQuery(x, (*back.hops, Hop("WRITTEN_BY", "out", "")))
+    assert sharing_intent(on, question_literals(named), named, 1) == 0 + 2
 
 
 def test_attribute_frame_asks_past_the_described_set() -> None:
