@@ -216,9 +216,9 @@ def cypher_property_keys(text: str) -> set[str]:
 def load_text2cypher(path: Path) -> Benchmark:
     """Neo4j text2cypher CSV (``question``, ``cypher``, ``type``, flags) for the movies graph; clean rows only (no
     syntax error, no timeout, returns results, and in the schema that the folder's ``.cypher`` script creates: the
-    CSV's own ``false_schema`` flag is checked against the database it was written for, whose movies have a
-    ``votes`` property that the script's movies do not; a gold query naming a property the script never sets asks
-    about what this graph lacks). Answers are the gold query's results, computed at evaluation time against the
+    CSV's own ``false_schema`` flag was computed against the database it was written for, whose schema holds a
+    ``votes`` property that the script never sets; a gold query naming a property the script never sets asks about
+    what this graph lacks). Answers are the gold query's results, computed at evaluation time against the
     ingested graph."""
     csv_file = _find(path, ".csv")
     script = _find(path, ".cypher")
