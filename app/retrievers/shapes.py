@@ -747,6 +747,10 @@ def _redundant(f: Filter, g: Filter) -> bool:
     return same and EXISTS in (f.op, g.op)
 
 
+BOUNDS = (">", "<", ">=", "<=")
+"""The comparisons that bound a value (not ``=``): a number stated with one is no count of answers."""
+
+
 def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
     """How many of the question's stated constants (numbers, quoted text: ``question_literals``) a candidate uses, in
     a condition, as its limit, or as a linked entity's name."""
@@ -770,9 +774,10 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
     having = c.having is not None and c.having[1] in lits.limits and c.having[1] not in once
     # nor is a number the question states as a threshold ("who produced at least three movies") a limit, unless it
     # also counts answers ("the top 3 ... at least 3")
-    threshold = c.limit is not None and lits.ops.get(c.limit) in (">", "<", ">=", "<=") and c.limit not in lits.counts
+    compares = c.limit is not None and lits.ops.get(c.limit) in BOUNDS
+    threshold = compares and c.limit not in lits.counts
     limit = c.limit is not None and c.limit in lits.limits and c.limit not in once and not threshold
-    compared = c.limit in once and lits.ops.get(c.limit) in (">", "<", ">=", "<=")
+    compared = compares and c.limit in once
     again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
     return used + quoted + limit + having - again - compared
 
@@ -910,10 +915,6 @@ def _stem_match(a: str, b: str) -> bool:
     return n >= 3 and n >= min(len(a), len(b)) - 2
 
 
-AGENT_SUFFIXES = ("r", "rs", "er", "ers", "or", "ors")
-"""What turns a verb into the noun for its doer ("write" → "writers", "act" → "actors"): English."""
-
-
 @functools.lru_cache(maxsize=8192)
 def _verb_lemmas(word: str) -> frozenset[str]:
     """The verbs an English word form is a form of (``wrote``, ``written`` → write), from lemminflect's dictionary;
@@ -1006,6 +1007,9 @@ def attribute_frame(c: object, lits: QuestionLiterals) -> int:
 
 AGENT_ENDINGS = ("or", "ors", "er", "ers")
 """How an English noun for the doer of a verb ends ("actors", "producers", "reviewer")."""
+AGENT_SUFFIXES = ("r", "rs", *AGENT_ENDINGS)
+"""What turns a verb into the noun for its doer: ``AGENT_ENDINGS``, or only their ``r`` after a final e ("write" →
+"writers", "act" → "actors")."""
 
 
 def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
@@ -1126,14 +1130,18 @@ with its entity. Offline on the MetaQA validation questions (session-2 dump, rep
 turnback_mentions.py), combined 2-hop Hits@1: 1 gives 81, 2 gives 85, 3 gives 86, 4 gives 87 (78 without)."""
 
 
-def turn_backs(c: object) -> int:
-    """How often a path returns along the relationship type it came by (``X -r-> v <-r- ?``: the others sharing X's
+def _turned_back(c: object) -> list[str]:
+    """The relationship types a path returns along, once per return (``X -r-> v <-r- ?``: the others sharing X's
     v; ``X <-r- v -r-> ?``: X's co-r's)."""
     if not isinstance(c, CandidateQuery):
-        return 0
-    return sum(
-        1 for a, b in zip(c.hops, c.hops[1:], strict=False) if a.rel_type == b.rel_type and a.direction != b.direction
-    )
+        return []
+    pairs = zip(c.hops, c.hops[1:], strict=False)
+    return [a.rel_type for a, b in pairs if a.rel_type == b.rel_type and a.direction != b.direction]
+
+
+def turn_backs(c: object) -> int:
+    """How often a path returns along the relationship type it came by (``_turned_back``)."""
+    return len(_turned_back(c))
 
 
 def sharing_intent(c: object, lits: QuestionLiterals, question: str, unmentioned: int) -> int:
@@ -1143,10 +1151,8 @@ def sharing_intent(c: object, lits: QuestionLiterals, question: str, unmentioned
     once; ``unmentioned``: the path's unnamed uses of any relationship) and ``TURN_BACK_BONUS``; 0 otherwise. Only
     that relationship's: once "wrote" named ``WRITTEN_BY`` as well as "screenwriter" did, forgiving any unnamed use
     let "the screenwriter of X also wrote which movies" go on to the movies' directors (MetaQA 2-hop Hits@1 92 → 91)."""
-    back = turn_backs(c)
-    if not back or not lits.asks_sharing or not isinstance(c, CandidateQuery):
+    turned = _turned_back(c)
+    if not turned or not lits.asks_sharing:
         return 0
-    pairs = zip(c.hops, c.hops[1:], strict=False)
-    turned = [a.rel_type for a, b in pairs if a.rel_type == b.rel_type and a.direction != b.direction]
     _, unnamed = mentions(question, [t for t in turned for _ in range(2)])
-    return min(unmentioned, unnamed, back) + TURN_BACK_BONUS
+    return min(unmentioned, unnamed, len(turned)) + TURN_BACK_BONUS
