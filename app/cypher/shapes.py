@@ -177,6 +177,12 @@ class Shape:
     what they are linked to ("who directed the oldest movie": the directors by their movies' release year)."""
     listed: bool = False
     """``prop`` holds lists: a ``common`` counts their elements (``UNWIND``)."""
+    distinct: bool = False
+    """``group`` with ``prop``: ranked by how many different values of ``prop`` each target has ("the actors with
+    the most diverse roles": ``count(DISTINCT r1.roles)``), not by their average."""
+    sized: bool = False
+    """``top``: ordered by how many elements the list ``prop`` holds ("the movies with the longest role lists"),
+    each target returned with the list."""
     paired: bool = False
     """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
     values alone ("the birth years of the actors of X")."""
@@ -267,18 +273,24 @@ class Shape:
             return f"RETURN {fn}({self._prop_ref()}) AS value"
         order = "ASC" if self.fn == "ASC" else "DESC"
         if self.kind == "top":
-            if self.form == "nodes" and self.owns_prop(self.target):
+            if self.form == "nodes" and self.owns_prop(self.target) and not self.sized:
                 return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
-            return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {p} {order}{lim}"
-        agg, col = (f"avg({self._prop_ref()})", "value") if self.prop else (f"count(DISTINCT x{self.other})", "number")
+            by = f"size({p})" if self.sized else p
+            return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
+        if self.prop and self.distinct:
+            agg, col = f"count(DISTINCT {self._prop_ref()})", "number"
+        elif self.prop:
+            agg, col = f"avg({self._prop_ref()})", "value"
+        else:
+            agg, col = f"count(DISTINCT x{self.other})", "number"
         if self.form == "nodes":  # grouped by the node, not by its display value (two people of one name: two groups)
             return f"WITH {t}, {agg} AS {col} ORDER BY {col} {order}{lim} RETURN {t}.{key} AS name, {col}"
         return f"RETURN {t}.{key} AS name, {agg} AS {col} ORDER BY {col} {order}{lim}"
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]
-        if self.kind in ("top", "agg", "group", "common") and self.prop:
+        if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct:  # count() skips nulls
             conds.append(f"{self._prop_ref()} IS NOT NULL")
         return conds
 

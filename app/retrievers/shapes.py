@@ -64,6 +64,10 @@ ORDER_WORDS = {
 }
 """Superlatives that ask for an ordering by a measure, the greatest first ("DESC") or the least first; "top" asks
 for the greatest first when no superlative says otherwise (``order_intent``). English, not a data set's vocabulary."""
+COUNT_WORDS = ("most", "fewest", "least")
+"""Superlatives that count ("the most movies"; not "the longest book"). English."""
+MEASURE_WORDS = frozenset({"number", "numbers", "amount", "count", "different", "distinct", "total"})
+"""Words between a superlative and what it counts ("the highest number of distinct movies"). English."""
 YEAR_RANGE = (1000, 2100)
 """A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
 
@@ -98,6 +102,15 @@ class QuestionLiterals:
     time_order: str | None = None
     """"DESC" when a superlative asks for the latest point in time ("the youngest", "the most recent"), "ASC" for the
     earliest ("the oldest"; ``TIME_WORDS``): ``time_order``."""
+    top_noun: str | None = None
+    """The noun "the top k" qualifies where nothing says by what to rank ("movies" in "the top 5 movies directed by
+    someone born in 1967"; the question's first head word when none follows): ``first_k``."""
+    top_doer: str | None = None
+    """That noun, where it names no kind with a year of its own and the question names no measure: "the top 3
+    producers of ..." are the ones that produced most (``counted_intent``)."""
+    most_noun: str | None = None
+    """The word a superlative of measure qualifies ("movies" in "who directed the most movies", "the highest number
+    of movies"): what a ranking counts (``counted_intent``)."""
     time_noun: str | None = None
     """The word the time superlative qualifies ("movie" in "who directed the oldest movie"): whose year it is."""
     order: str | None = None
@@ -125,6 +138,16 @@ class QuestionLiterals:
     """Whether it asks for names or titles ("the names of the people who ...", "name 3 movies"): ``answer_form``."""
     asks_who: bool = False
     """Whether it opens with "who" or "whose": people are answered by their names (``answer_form``)."""
+    asks_length: bool = False
+    """Whether it speaks of how long something is ("the longest role lists", "the most complex role lists"): rankings
+    by how many elements a list holds (``Shape.sized``). Not "the most roles", which counts the relationships that
+    have them as often (in the movies gold queries, 4 of 7 such questions)."""
+    asks_variety: bool = False
+    """Whether it asks how varied something is ("the most diverse roles", "the most distinct titles"): rankings by
+    how many different values each answer has (``Shape.distinct``)."""
+    asks_which: bool = False
+    """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
+    by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
     asks_more: bool = False
     """Whether it asks for something beside each answer ("... and their release years", "with their ratings", "...
     and what were their ratings?")."""
@@ -186,6 +209,9 @@ asks for the greatest first, as a superlative would. English, not a data set's v
 _WHO = re.compile(r"^\s*who\s+(?:(?:has|have|had)\s+)?(?:(is|are|was|were|been|be)\s+)?([a-z]+)", re.IGNORECASE)
 _NAMES = re.compile(r"\b(?:names?|titles?)\b", re.IGNORECASE)
 _OPENS_WHO = re.compile(r"^\s*(?:who|whose)\b", re.IGNORECASE)
+_OPENS_WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
+_LENGTH = re.compile(r"\b(?:longest|shortest|lengths?|lists)\b", re.IGNORECASE)
+_VARIETY = re.compile(r"\b(?:distinct|different|diverse|diversity|unique|variety|various)\b", re.IGNORECASE)
 _MORE = re.compile(
     r"\b(?:and|with|along\s+with|including)\s+(?:their|its|his|her)\b|\band\s+(?:what|which|how|when)\b", re.IGNORECASE
 )
@@ -213,15 +239,29 @@ def question_literals(question: str) -> QuestionLiterals:
         out.first_noun = next((w for w in _content_words(bare[first.end() :]) if w not in _DEGREE), None)
     plain = _THRESHOLD.sub(" ", bare)
     directions = [d for d, pattern in _ORDER.items() if pattern.search(plain)]
-    top = _TOP.search(plain) is not None
+    top_at = _TOP.search(plain)
+    top = top_at is not None
     by_measure = _BY_MEASURE.search(plain) is not None
     out.order = directions[0] if len(directions) == 1 else "DESC" if (top or by_measure) and not directions else None
+    unmeasured = not (directions or orders or by_measure or _ORDERING.search(plain))
+    if top_at is not None and unmeasured:  # "the top 5 movies ...", "... limited to top 5": ranked by what? (first_k)
+        nouns = [w for w in _content_words(plain[top_at.end() :]) if w not in NUMBER_WORDS and not w.isdigit()]
+        out.top_noun = nouns[0] if nouns and nouns[0] not in FRAME_WORDS else out.heads[0] if out.heads else None
+    if len(directions) == 1:  # "the most movies", "the highest number of movies": what is counted
+        m = _ORDER[directions[0]].search(plain)
+        assert m is not None
+        nouns = [w for w in _content_words(plain[m.end() :]) if w not in _DEGREE]
+        if m.group(0).lower() in COUNT_WORDS or (nouns and nouns[0] in MEASURE_WORDS):
+            out.most_noun = next((w for w in nouns if w not in MEASURE_WORDS), None)
     out.superlative = bool(directions or orders or by_measure)
     out.orders = out.superlative or top or _ORDERING.search(plain) is not None
     out.divisors = [int(m.group(1)) for m in _DIVISOR.finditer(bare) if int(m.group(1)) > 1]
     bare = _DIVISOR.sub(" ", bare)  # a divisor is no count, limit or compared number
     out.asks_names = _NAMES.search(bare) is not None
     out.asks_who = _OPENS_WHO.match(bare) is not None
+    out.asks_which = _OPENS_WHICH.match(bare) is not None
+    out.asks_variety = _VARIETY.search(bare) is not None
+    out.asks_length = _LENGTH.search(bare) is not None
     out.asks_more = _MORE.search(bare) is not None
     who = _WHO.match(bare)
     if who and who.group(2).lower() not in STOPWORDS:
@@ -455,7 +495,7 @@ class ShapeEnumerator:
         ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
         of The Matrix") and the relationships joining two of them (one hop closed by the second entity: "the roles
         of Keanu Reeves in The Matrix")."""
-        ks = lits.limits or [1]
+        ks = answer_counts(lits)
         # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
         # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
         # and acted in movies released before 2000" lost its second condition)
@@ -504,6 +544,15 @@ class ShapeEnumerator:
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
+                if lits.superlative and lits.asks_length and path.hops:  # by how many elements a list holds:
+                    rel = profiles.of(path, 1, edge=True)  # "the movies with the longest role lists"
+                    out += [
+                        Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=1, sized=True)
+                        for p in (rel.properties if rel is not None else [])
+                        if p.kind == "list"
+                        for d in ("DESC", "ASC")
+                        for k in ks
+                    ]
                 if path.hops:
                     other = 3 - t
                     # more than (at least) k of the other end, listed (another of the question's small numbers
@@ -523,6 +572,16 @@ class ShapeEnumerator:
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
+                    if lits.asks_variety:  # "the actors with the most diverse roles": how many different values
+                        rel, far = profiles.of(path, 1, edge=True), profiles.of(path, other)
+                        owners = [(1, None, rel), (None, other, far)]
+                        out += [
+                            Shape(path, t, "group", prop=p.key, prop_on=on, prop_var=var, fn=d, limit=k, distinct=True)
+                            for on, var, prof in owners
+                            for p in (prof.properties if prof is not None else [])
+                            for d in ("DESC", "ASC")
+                            for k in ks
+                        ]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += _attributes(path, len(path.hops) + 1, profiles, paired=True)
@@ -534,6 +593,13 @@ class ShapeEnumerator:
                 out += _schema_counts(schema, profiles, path.anchor)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
             out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
+            own = profiles.of(path, 1)
+            if lits.asks_more and len(path.hops) == 1 and own is not None:  # each with a value of the entity's own
+                out += [  # ("who produced X and what year was it released?")
+                    Shape(path, 2, "attr", prop=p.key, prop_var=1, paired=True)
+                    for p in own.properties
+                    if p.key != own.key
+                ]
         return out
 
     async def _conditions(self, namespace: str, profiles: Profiles, lits: QuestionLiterals) -> Conditions:
@@ -582,34 +648,66 @@ class ShapeEnumerator:
         return out
 
 
+BIRTH_WORDS = ("born", "birth")
+"""Words of a year that dates a thing's birth: "the top k" of a kind dated by its birth are not its youngest ("the
+top 3 actors in X" are not the 3 born last). English, not a data set's vocabulary."""
+
+
 def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
-    """ "The first k" of something whose year the question names ("the first 3 movies Keanu Reeves acted in, with
-    their release years") are the earliest k: the question then asks by time (``time_order`` "ASC", the noun after
-    "first" saying whose year), as "the 3 oldest" would. Sets ``lits.time_order`` and ``lits.time_noun`` when the
-    question has no time superlative of its own; without a named year, or with a year named only by its condition
-    ("the first 5 people born before 1980"), "the first k" are any k."""
-    if lits.first_noun is None or lits.time_order is not None:
+    """What "the first k" and "the top k" rank by where the question does not say. "The first k" of something whose
+    year the question names ("the first 3 movies Keanu Reeves acted in, with their release years") are the earliest
+    k: the question then asks by time (``time_order`` "ASC", the noun after "first" saying whose year), as "the 3
+    oldest" would; without a named year, or with a year named only by its condition ("the first 5 people born before
+    1980"), they are any k. "The top k" of a kind with one year of its own that dates no birth (``BIRTH_WORDS``),
+    where the question names no measure to rank by (``lits.top_noun``), are the latest k ("the top 5 movies directed
+    by someone born in 1967"); of the doers of something, the ones that did it most ("the top 3 producers of movies
+    with a tagline including 'Speed'"; ``lits.top_doer``, read by ``counted_intent``). Sets ``lits.time_order`` and
+    ``lits.time_noun`` (or ``lits.top_doer``) when the question has no time superlative of its own."""
+    if lits.time_order is not None:
         return
-    years = [
-        p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.properties if p.temporal
-    ]
     said = [w for w in lits.words if w not in lits.conditioned]
-    if any(_named(key, said) for key in years):
-        lits.time_order, lits.time_noun = "ASC", lits.first_noun
+    if lits.first_noun is not None:
+        years = [
+            p.key
+            for prof in (*profiles.labels.values(), *profiles.rels.values())
+            for p in prof.properties
+            if p.temporal
+        ]
+        if any(_named(key, said) for key in years):
+            lits.time_order, lits.time_noun = "ASC", lits.first_noun
+        return
+    if lits.top_noun is None:
+        return
+    own = [
+        p.key
+        for prof in profiles.labels.values()
+        if _named(prof.label, [lits.top_noun])
+        for p in prof.properties
+        if p.temporal
+    ]
+    year = own[0] if len(own) == 1 and not any(w.startswith(BIRTH_WORDS) for w in _term_words(own[0])) else None
+    measures = [p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.numeric()]
+    if any(_named(key, said) for key in measures if key != year):  # "the top 5 movies with ratings between ..."
+        return
+    if year is not None:
+        lits.time_order, lits.time_noun = "DESC", lits.top_noun
+    else:
+        lits.top_doer = lits.top_noun
 
 
 def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
     """The chosen candidate returning its answers the way the question asks for them (candidates are enumerated and
-    scored returning display values). A question that asks for things, not their names ("which movies ...", "find
-    the people who ..."), gets the nodes themselves, every property with them; one that asks for names or titles,
-    opens with "who" (people are answered by name) or asks for something beside each answer ("... and their
-    ratings") keeps the display values. A list of what two relationships link ("who acted in and directed the same
-    movie") returns both ends of the pair, unless the question asks for names. An ordering returns the nodes only
-    when the question does not name the property it orders by ("the 5 most recent movies"; not "... by release
-    year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by the name the
-    candidate was scored with. A relationship's property is returned beside the node it is asked of, when that node
-    is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of Keanu Reeves in
-    The Matrix": the roles alone). English, not a data set's vocabulary."""
+    scored returning display values). A question that asks for things, not their names ("list the movies ...",
+    "find the people who ..."), gets the nodes themselves, every property with them; one that asks for names or
+    titles, opens with "who" (people are answered by name), opens with "which" about answers reached through a
+    relationship ("which movies did X direct?": it picks them out by name) or asks for something beside each answer
+    ("... and their ratings") keeps the display values. A list of what two relationships link ("who acted in and
+    directed the same movie") returns both ends of the pair, unless the question asks for names. An ordering returns
+    the nodes only when the question does not name the property it orders by ("the 5 most recent movies"; not "...
+    by release year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by
+    the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
+    when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
+    Keanu Reeves in The Matrix": the roles alone). English, not a data set's vocabulary."""
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
@@ -618,11 +716,11 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     if lits.asks_names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):
-        return c if lits.asks_who else replace(c, nodes=True)
+        return c if lits.asks_who or lits.asks_which else replace(c, nodes=True)
     if c.kind == "list" and c.having is None:
         if c.also and c.target in (1, 2):
             return replace(c, form="pairs")
-        return c if lits.asks_who else replace(c, form="nodes")
+        return c if lits.asks_who or (lits.asks_which and c.hops) else replace(c, form="nodes")
     if c.kind == "top" and c.owns_prop(c.target) and not lits.asks_who and not _named(c.prop or "", lits.words):
         return replace(c, form="nodes")
     return c
@@ -751,6 +849,14 @@ BOUNDS = (">", "<", ">=", "<=")
 """The comparisons that bound a value (not ``=``): a number stated with one is no count of answers."""
 
 
+def answer_counts(lits: QuestionLiterals) -> list[int]:
+    """How many answers a ranking or a greatest / least may take: the question's small numbers (``lits.limits``)
+    but those it compares with ("a rating above 90", "at least 3 movies"), unless one also counts answers ("the top
+    3 ... at least 3"); one where none is left ("who has reviewed the most movies with a rating above 90": not the
+    top 90)."""
+    return [k for k in lits.limits if k not in lits.ops or k in lits.counts] or [1]
+
+
 def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
     """How many of the question's stated constants (numbers, quoted text: ``question_literals``) a candidate uses, in
     a condition, as its limit, or as a linked entity's name."""
@@ -868,7 +974,9 @@ def shape_reading(s: Shape) -> str:
             a, b = surface(s.anchor.name or ""), surface(s.path.end.name or "")
             base = f"{a} {words(hop.rel_type)} {b}" if hop.direction == "out" else f"{b} {words(hop.rel_type)} {a}"
             prop = words(s.prop or "")
-        return f"{base}{where} and their {prop}" if s.paired else f"{prop} of {base}{where}"
+        if s.paired:  # the answers' own values, or (``prop_var``) the linked entity's beside them
+            return f"{base}{where} and {'the' if s.prop_var is not None else 'their'} {prop}"
+        return f"{prop} of {base}{where}"
     if s.kind == "count":
         return f"how many: number of {base}{where}"
     if s.kind == "common":
@@ -883,8 +991,14 @@ def shape_reading(s: Shape) -> str:
     if s.kind == "agg":
         return f"{_AGG_WORDS.get(s.fn or '', s.fn)} {prop} of {base}{where}"
     top = "highest" if s.fn == "DESC" else "lowest"
+    if s.kind == "top" and s.sized:  # "the most roles: the longest roles lists"
+        most, long = ("most", "longest") if s.fn == "DESC" else ("fewest", "shortest")
+        return f"top {s.limit} {base}{where} with the {most} {prop}: the {long} {prop} lists, and their {prop}"
     if s.kind == "top":
         return f"top {s.limit} {base}{where} with the {top} {prop}"
+    if s.prop and s.distinct:
+        most = "most" if s.fn == "DESC" else "fewest"
+        return f"top {s.limit} {base}{where} with the {most} different {prop}: the {top} number of distinct {prop}"
     if s.prop:
         return f"top {s.limit} {base}{where} with the {top} average {prop}"
     most, number = ("most", "highest") if s.fn == "DESC" else ("fewest", "lowest")
@@ -984,6 +1098,26 @@ def count_intent(c: object, lits: QuestionLiterals) -> int:
     return -1 if lits.asks_count else 0
 
 
+COUNTED_BONUS = 2
+"""Added (in units of ``mention_weight``) to a ranking by how many of a kind each target is linked to, where the
+question's superlative names that kind ("the 3 persons who acted in the most movies with a tagline containing
+'journey'"): the tuned LLM preferred the first 3 of the plain list (log-probability -3.1 against -7.7)."""
+
+
+def counted_intent(c: object, lits: QuestionLiterals) -> int:
+    """``COUNTED_BONUS`` for a ``group`` that counts the kind the question's superlative names (``lits.most_noun``:
+    its label, or the doer of a relationship it starts: "the most actors"), or that ranks the doers "the top k" names
+    where nothing says by what (``lits.top_doer``: "the top 3 producers of ..." by how many they produced); 0
+    otherwise."""
+    if not isinstance(c, Shape) or c.kind != "group" or c.prop or c.other is None:
+        return 0
+    if lits.most_noun is not None:
+        return COUNTED_BONUS if _kind_named(c, c.other, [lits.most_noun]) else 0
+    if lits.top_doer is not None:
+        return COUNTED_BONUS if _kind_named(c, c.target, [lits.top_doer], label=False) else 0
+    return 0
+
+
 ATTRIBUTE_PENALTY = 4
 """Subtracted (in units of ``mention_weight``) from a path that ends at the set a "what N are the M <phrase>"
 question describes instead of going on to its attribute N (``attribute_frame``). Offline on the MetaQA validation
@@ -1012,11 +1146,12 @@ AGENT_SUFFIXES = ("r", "rs", *AGENT_ENDINGS)
 "writers", "act" → "actors")."""
 
 
-def _kind_named(s: Shape, var: int, heads: Sequence[str]) -> bool:
-    """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"), or it as
-    the doer of a relationship it starts ("actors" for the source of ``ACTED_IN``, "producers" of ``PRODUCED``)."""
-    label = s.path.node_kind(var)[0]
-    if label and _named(label, heads):
+def _kind_named(s: Shape, var: int, heads: Sequence[str], *, label: bool = True) -> bool:
+    """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"; not where
+    ``label`` is False), or it as the doer of a relationship it starts ("actors" for the source of ``ACTED_IN``,
+    "producers" of ``PRODUCED``)."""
+    kind = s.path.node_kind(var)[0]
+    if label and kind and _named(kind, heads):
         return True
     for i, hop in enumerate(s.hops, start=1):
         source = i if hop.direction == "out" else i + 1
@@ -1150,7 +1285,13 @@ def sharing_intent(c: object, lits: QuestionLiterals, question: str, unmentioned
     turns back gets the unnamed second use of the relationship it turns back on forgiven (the question names it
     once; ``unmentioned``: the path's unnamed uses of any relationship) and ``TURN_BACK_BONUS``; 0 otherwise. Only
     that relationship's: once "wrote" named ``WRITTEN_BY`` as well as "screenwriter" did, forgiving any unnamed use
-    let "the screenwriter of X also wrote which movies" go on to the movies' directors (MetaQA 2-hop Hits@1 92 → 91)."""
+    let "the screenwriter of X also wrote which movies" go on to the movies' directors (MetaQA 2-hop Hits@1 92 → 91).
+    A shape that takes two (three) relationships to the same node (``Shape.also``) gets ``TURN_BACK_BONUS`` where the
+    question asks for what shares something and names each relationship ("who directed and acted in the same
+    movie"; the LLM preferred the plain list of directors)."""
+    if isinstance(c, Shape) and c.also:
+        named = all(_named(t, lits.words) for t in (c.hops[0].rel_type, *c.also))
+        return TURN_BACK_BONUS if lits.asks_sharing and named else 0
     turned = _turned_back(c)
     if not turned or not lits.asks_sharing:
         return 0

@@ -60,6 +60,7 @@ from app.retrievers.shapes import (
     attribute_frame,
     constants_used,
     count_intent,
+    counted_intent,
     first_k,
     mentions,
     order_intent,
@@ -246,8 +247,9 @@ class Enumeration:
     mentions: list[int] = field(default_factory=list)
     """Per candidate, the schema words (relationship types, property keys) it uses that the question mentions,
     less those it does not (``shapes.mentions``), plus whether it counts when the question asks how many
-    (``shapes.count_intent``), whether it turns back when the question asks what shares something with its entity
-    (``shapes.sharing_intent``), whether it stops at the set a question asks an attribute of
+    (``shapes.count_intent``), whether a ranking counts what the question's superlative names
+    (``shapes.counted_intent``), whether it turns back (or takes two relationships to one node) when the question
+    asks what shares something (``shapes.sharing_intent``), whether it stops at the set a question asks an attribute of
     (``shapes.attribute_frame``), whether it returns the kind the question asks for (``shapes.answer_kind``), and
     whether it orders by a year the way a time superlative asks ("the youngest": ``shapes.time_order``), and whether
     it orders where and as the question asks (``shapes.order_intent``)."""
@@ -422,7 +424,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)
                 profiles = await self.profiles.get(namespace, schema)
-            first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3
+            first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
             order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance
@@ -464,6 +466,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                     hit
                     - miss
                     + count_intent(c, lits)
+                    + counted_intent(c, lits)
                     + sharing_intent(c, lits, question, miss)
                     + attribute_frame(c, lits)
                     + answer_kind(c, lits)

@@ -114,6 +114,14 @@ def test_sharing_intent_favours_paths_that_turn_back() -> None:
     named = "the director of White Palace also directed which movies"
     on = CandidateQuery(x, (*back.hops, Hop("WRITTEN_BY", "out", "")))
     assert sharing_intent(on, question_literals(named), named, 1) == 0 + 2
+    # two relationships to the same node, where the question asks for the same one and names both
+    same = Shape(WROTE, 1, "list", also=("EDITED",))
+    for q, bonus in [
+        ("Who wrote and edited the same book?", 2),
+        ("Who wrote and edited a book?", 0),  # no sharing asked
+        ("Who wrote the same book as Ilse Varga?", 0),  # EDITED unnamed
+    ]:
+        assert sharing_intent(same, question_literals(q), q, 0) == bonus, q
 
 
 def test_attribute_frame_asks_past_the_described_set() -> None:
@@ -334,6 +342,32 @@ def test_shape_text_and_execution_forms() -> None:
     assert awarded.text == "MATCH (x1:Book) WHERE x1.award IS NOT NULL RETURN count(DISTINCT x1) AS number"
     assert shape_reading(awarded) == "how many: number of book with book that has an award"
     assert constants_used(awarded, lits) == 0  # it states no constant
+    # each answer beside a value of the linked entity: "who wrote Glass Orchard and what year was it published?"
+    orchard = CandidateQuery(Anchor("Glass Orchard", "Book"), (Hop("WROTE", "in", "Author", "name"),))
+    year = Shape(orchard, 2, "attr", prop="published", prop_var=1, paired=True)
+    assert year.text.endswith("RETURN DISTINCT x2.name AS name, x1.published AS published")
+    assert shape_reading(year) == "author wrote Glass Orchard (author) and the book published"
+    # an ordering by how many elements a list holds
+    tagged = Shape(CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),)), 2,
+                   "top", prop="tags", fn="DESC", limit=2, prop_on=1, sized=True)  # fmt: skip
+    assert tagged.text == (
+        "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE r1.tags IS NOT NULL "
+        "RETURN DISTINCT x2.title AS name, r1.tags AS tags ORDER BY size(tags) DESC LIMIT 2"
+    )
+    longest = "top 2 reviewed of a critic (book) with the most reviewed tags: the longest reviewed tags lists"
+    assert shape_reading(tagged).startswith(longest)
+    # a ranking by how many different values each target has ("the critics with the most diverse tags")
+    varied = Shape(tagged.path, 1, "group", prop="tags", prop_on=1, fn="DESC", limit=1, distinct=True)
+    assert replace(varied, form="nodes").text == (
+        "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WITH x1, count(DISTINCT r1.tags) AS number "
+        "ORDER BY number DESC LIMIT 1 RETURN x1.name AS name, number"
+    )
+    assert shape_reading(varied).endswith("with the most different reviewed tags: the highest number of distinct "
+                                          "reviewed tags")  # fmt: skip
+    assert question_literals("Which critic gave the most diverse tags?").asks_variety
+    assert question_literals("Which reviews have the longest tag lists?").asks_length
+    assert not question_literals("List the books with the most tags.").asks_length  # "the most" counts as often
+    assert not question_literals("Which critic gave the most tags?").asks_variety
 
 
 def test_the_answer_takes_the_form_the_question_asks_for() -> None:
@@ -378,12 +412,21 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     own = Shape(gave, 1, "attr", prop="rating", prop_on=1)
     assert form(own, "What ratings did Mira Holt give?") == "DISTINCT r1.rating AS rating"
     path = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
-    assert form(path, "Which books did Ilse Varga write?") == "DISTINCT x2"
+    assert form(path, "List the books Ilse Varga wrote.") == "DISTINCT x2"
     assert form(path, "What are the titles Ilse Varga wrote?") == "x2.title"
     assert (
-        answer_form(path, question_literals("Which books did Ilse Varga write?"))
+        answer_form(path, question_literals("Find the books Ilse Varga wrote."))
         .answer_query()
         .endswith("RETURN DISTINCT x2 LIMIT $limit")
+    )
+    # "which" picks out which ones: by name where they are picked by what they are linked to; a kind's nodes picked
+    # by their own properties stay nodes ("Which books were published after 2000?" above)
+    assert form(path, "Which books did Ilse Varga write?") == "x2.title"
+    assert form(authors, "Which authors wrote books published after 2000?") == "DISTINCT x1.name AS name"
+    # an ordering by how many elements a list holds returns each target with its list
+    tagged = Shape(WROTE, 2, "top", prop="tags", fn="DESC", limit=1, prop_on=1, sized=True)
+    assert form(tagged, "Which book has the most tags?") == (
+        "DISTINCT x2.title AS name, r1.tags AS tags ORDER BY size(tags) DESC LIMIT 1"
     )
 
 
@@ -699,7 +742,10 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
     from app.retrievers.shapes import LabelProfile, Profiles, first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
-    profiles = Profiles({"Book": LabelProfile("Book", "title", [published])})
+    born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
+    profiles = Profiles(
+        {"Book": LabelProfile("Book", "title", [published]), "Author": LabelProfile("Author", "name", [born])}
+    )
     lits = question_literals("List the first 2 books Ilse Varga wrote and the years they were published.")
     first_k(lits, profiles)
     assert (lits.time_order, lits.time_noun) == ("ASC", "books")
@@ -711,6 +757,28 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
         lits = question_literals(question)
         first_k(lits, profiles)
         assert lits.time_order is None, question
+    # "the top k" where nothing says by what: a dated kind's latest, the doers of something by how much they did it
+    pages = Property("Book", "pages", "number", 198.0, 412.0, (310, 224))
+    profiles.labels["Book"].properties.append(pages)
+    lits = question_literals("List the top 2 books written by someone born before 1960.")
+    first_k(lits, profiles)
+    assert (lits.time_order, lits.time_noun, lits.top_doer) == ("DESC", "books", None)
+    lits = question_literals("Who are the top 2 writers of books published after 1990?")
+    first_k(lits, profiles)
+    assert (lits.time_order, lits.top_doer) == (None, "writers")
+    for question in ("List the top 2 books by pages.", "List the top 2 longest books."):
+        lits = question_literals(question)
+        first_k(lits, profiles)
+        assert (lits.time_order, lits.top_doer) == (None, None), question
+
+
+def test_a_ranking_takes_no_number_the_question_compares_with() -> None:
+    from app.retrievers.shapes import answer_counts
+
+    assert answer_counts(question_literals("Which critic reviewed the most books with a rating above 6?")) == [1]
+    assert answer_counts(question_literals("Which 3 authors wrote at least 2 books?")) == [3]
+    assert answer_counts(question_literals("List the top 2 authors with at least 2 books.")) == [2]
+    assert answer_counts(question_literals("Name 3 books with exactly 3 tags.")) == [3]
 
 
 def test_tuning_states_values_and_list_sizes() -> None:
@@ -762,3 +830,21 @@ def test_schema_words_the_question_mentions() -> None:
     assert mentions("who directed X", ["DIRECTED_BY", "DIRECTED_BY"]) == (1, 1)
     listed = Filter(1, "tags", "CONTAINS", "se", edge=True, listed=True)
     assert listed.cypher() == 'any(e IN r1.tags WHERE e CONTAINS "se")'
+
+
+def test_a_ranking_that_counts_what_the_superlative_names() -> None:
+    from app.retrievers.shapes import COUNTED_BONUS, counted_intent
+
+    by_books = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2)
+    by_authors = Shape(WROTE, 2, "group", fn="DESC", other=1, limit=2)
+    q = "Name 2 authors who wrote the most books published after 1990."
+    lits = question_literals(q)
+    assert lits.most_noun == "books"
+    assert counted_intent(by_books, lits) == COUNTED_BONUS and counted_intent(by_authors, lits) == 0
+    assert counted_intent(Shape(WROTE, 1, "list", limit=2), lits) == 0
+    lits = question_literals("Which 2 books have the highest number of distinct authors?")
+    assert lits.most_noun == "authors" and counted_intent(by_authors, lits) == COUNTED_BONUS
+    assert counted_intent(by_books, question_literals("Which author wrote the longest book?")) == 0
+    lits = question_literals("Who are the top 2 writers of books published after 1990?")
+    lits.top_doer = "writers"  # first_k's reading: nothing says by what to rank them
+    assert counted_intent(by_books, lits) == COUNTED_BONUS and counted_intent(by_authors, lits) == 0

@@ -181,9 +181,8 @@ async def test_a_failed_llm_choice_degrades_to_relevance_and_says_so(
     res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
     trace = res.trace
     assert isinstance(trace, Text2CypherTrace) and trace.ranked[0].query == SABLE and trace.decoding is None
-    # "which manufacturer": the node itself, not its name (shapes.answer_form)
-    assert trace.query == SABLE.replace("RETURN x2.name", "RETURN DISTINCT x2")
-    assert trace.rows[0]["x2"]["properties"]["name"] == "Ossendale Engine Works"
+    # "which manufacturer" built it, reached through a relationship: picked out by name (shapes.answer_form)
+    assert trace.query == SABLE and trace.rows == [{"name": "Ossendale Engine Works"}]
     assert all(r.logprob is None for r in trace.ranked) and "Ossendale Engine Works" in res.items[0].text
     assert any("LLM's choice failed" in w for w in res.warnings)
     monkeypatch.setattr(t2c, "deps", dataclasses.replace(t2c.deps, reranker=None))
@@ -234,7 +233,7 @@ async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClien
     trace: dict[str, Any] = body["trace"]
     assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
     assert trace["ranked"][0]["query"] == SABLE and trace["error"] is None
-    assert trace["query"] == SABLE.replace("RETURN x2.name", "RETURN DISTINCT x2")  # the node: "which manufacturer"
+    assert trace["query"] == SABLE  # "which manufacturer": picked out by name (shapes.answer_form)
     Text2CypherTrace.model_validate(trace)  # the JSON is exactly the mode's trace model
     assert body["items"][0]["node"]["name"] == "Ossendale Engine Works"
     for item in body["items"]:
