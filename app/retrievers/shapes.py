@@ -140,8 +140,8 @@ class QuestionLiterals:
     """Whether it opens with "who" or "whose": people are answered by their names (``answer_form``)."""
     asks_length: bool = False
     """Whether it speaks of how long something is ("the longest role lists", "the most complex role lists"): rankings
-    by how many elements a list holds (``Shape.sized``). Not "the most roles", which counts the relationships that
-    have them as often (in the movies gold queries, 4 of 7 such questions)."""
+    by how many elements a list holds (``Shape.sized``). Not "the most roles", which as often counts the
+    relationships that have them (in the movies gold queries, 5 of the 9 such questions)."""
     asks_variety: bool = False
     """Whether it asks how varied something is ("the most diverse roles", "the most distinct titles"): rankings by
     how many different values each answer has (``Shape.distinct``)."""
