@@ -702,7 +702,8 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     titles, opens with "who" (people are answered by name), opens with "which" about answers reached through a
     relationship ("which movies did X direct?": it picks them out by name) or asks for something beside each answer
     ("... and their ratings") keeps the display values. A list of what two relationships link ("who acted in and
-    directed the same movie") returns both ends of the pair, unless the question asks for names. An ordering returns
+    directed the same movie") returns both ends of the pair, unless the question asks for names; and so does one
+    that asks for the other end beside each answer ("... and what are those movies?"). An ordering returns
     the nodes only when the question does not name the property it orders by ("the 5 most recent movies"; not "...
     by release year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by
     the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
@@ -713,6 +714,9 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
         named = c.anchor.name is not None and c.target == 1
         return c if named else replace(c, paired=True)
+    other_end = lits.asks_more and not lits.asks_names  # "... the same movie and what are those movies?"
+    if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2) and other_end:
+        return replace(c, form="pairs")
     if lits.asks_names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):

@@ -392,6 +392,10 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     same = Shape(WROTE, 1, "list", also=("EDITED",))
     assert form(same, "Who wrote and edited the same book?") == "DISTINCT x1.name AS name, x2.title AS title"
     assert form(same, "What are the names of authors who wrote and edited the same book?").endswith("AS name")
+    # ... and when it asks for the other end beside each answer
+    assert form(same, "Who wrote and edited the same book and what are those books?") == (
+        "DISTINCT x1.name AS name, x2.title AS title"
+    )
     newest = Shape(CandidateQuery(BOOK, ()), 1, "top", prop="published", fn="DESC", limit=2)
     assert form(newest, "List the 2 newest books.") == "DISTINCT x1 ORDER BY x1.published DESC LIMIT 2"
     assert form(newest, "List the 2 most recently published books.").endswith("ORDER BY published DESC LIMIT 2")
