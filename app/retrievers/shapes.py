@@ -243,7 +243,8 @@ def question_literals(question: str) -> QuestionLiterals:
     top = top_at is not None
     by_measure = _BY_MEASURE.search(plain) is not None
     out.order = directions[0] if len(directions) == 1 else "DESC" if (top or by_measure) and not directions else None
-    unmeasured = not (directions or orders or by_measure or _ORDERING.search(plain))
+    ordering = _ORDERING.search(plain) is not None
+    unmeasured = not (directions or orders or by_measure or ordering)
     if top_at is not None and unmeasured:  # "the top 5 movies ...", "... limited to top 5": ranked by what? (first_k)
         nouns = [w for w in _content_words(plain[top_at.end() :]) if w not in NUMBER_WORDS and not w.isdigit()]
         out.top_noun = nouns[0] if nouns and nouns[0] not in FRAME_WORDS else out.heads[0] if out.heads else None
@@ -254,7 +255,7 @@ def question_literals(question: str) -> QuestionLiterals:
         if m.group(0).lower() in COUNT_WORDS or (nouns and nouns[0] in MEASURE_WORDS):
             out.most_noun = next((w for w in nouns if w not in MEASURE_WORDS), None)
     out.superlative = bool(directions or orders or by_measure)
-    out.orders = out.superlative or top or _ORDERING.search(plain) is not None
+    out.orders = out.superlative or top or ordering
     out.divisors = [int(m.group(1)) for m in _DIVISOR.finditer(bare) if int(m.group(1)) > 1]
     bare = _DIVISOR.sub(" ", bare)  # a divisor is no count, limit or compared number
     out.asks_names = _NAMES.search(bare) is not None
@@ -544,11 +545,11 @@ class ShapeEnumerator:
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
-                if lits.superlative and lits.asks_length and path.hops:  # by how many elements a list holds:
-                    rel = profiles.of(path, 1, edge=True)  # "the movies with the longest role lists"
-                    out += [
+                rel = profiles.of(path, 1, edge=True) if path.hops else None  # the first relationship's profile
+                if lits.superlative and lits.asks_length and rel is not None:  # by how many elements a list holds:
+                    out += [  # "the movies with the longest role lists"
                         Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=1, sized=True)
-                        for p in (rel.properties if rel is not None else [])
+                        for p in rel.properties
                         if p.kind == "list"
                         for d in ("DESC", "ASC")
                         for k in ks
@@ -573,8 +574,7 @@ class ShapeEnumerator:
                         for k in ks
                     ]
                     if lits.asks_variety:  # "the actors with the most diverse roles": how many different values
-                        rel, far = profiles.of(path, 1, edge=True), profiles.of(path, other)
-                        owners = [(1, None, rel), (None, other, far)]
+                        owners = [(1, None, rel), (None, other, profiles.of(path, other))]
                         out += [
                             Shape(path, t, "group", prop=p.key, prop_on=on, prop_var=var, fn=d, limit=k, distinct=True)
                             for on, var, prof in owners
@@ -714,16 +714,13 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
         named = c.anchor.name is not None and c.target == 1
         return c if named else replace(c, paired=True)
-    other_end = lits.asks_more and not lits.asks_names  # "... the same movie and what are those movies?"
-    if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2) and other_end:
-        return replace(c, form="pairs")
+    if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2):
+        return c if lits.asks_names else replace(c, form="pairs")  # also for "... and what are those movies?"
     if lits.asks_names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):
         return c if lits.asks_who or lits.asks_which else replace(c, nodes=True)
     if c.kind == "list" and c.having is None:
-        if c.also and c.target in (1, 2):
-            return replace(c, form="pairs")
         return c if lits.asks_who or (lits.asks_which and c.hops) else replace(c, form="nodes")
     if c.kind == "top" and c.owns_prop(c.target) and not lits.asks_who and not _named(c.prop or "", lits.words):
         return replace(c, form="nodes")
