@@ -186,10 +186,20 @@ class Shape:
     paired: bool = False
     """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
     values alone ("the birth years of the actors of X")."""
+    shown: tuple[tuple[int, str, bool], ...] = ()
+    """``(var, key, edge)``: properties of node ``x{var}`` (``edge``: of relationship ``r{var}``) a ``list`` returns
+    beside each answer's display value ("which movies have a tagline containing 'freedom'": each title and its
+    tagline); set on the chosen list only (``app.retrievers.shapes.answer_form``)."""
+    ordered: tuple[str, str] | None = None
+    """``(key, direction)``: a ``list`` with a ``limit`` takes its first k in the order of the target's own property
+    ``key`` ("ASC" or "DESC"; "the first 3 movies Keanu Reeves acted in": the earliest released), those that have
+    it; set on the chosen list only (``app.retrievers.shapes.answer_form``)."""
     form: AnswerForm = "names"
-    """What a ``list`` (without ``having``) or a ``top`` (ordered by the target's own property) returns: ``names``
-    the targets' display values; ``nodes`` the target nodes (every property); ``pairs`` (a ``list`` with ``also``)
-    the display values of both nodes the relationships link. A ``group`` in ``nodes`` form groups by the target node
+    """What a ``list`` (without ``having``) or a ``top`` returns: ``names`` the targets' display values; ``nodes``
+    the target nodes (every property; a ``top`` ordered by the target's own property); ``pairs`` the display values
+    of both nodes the relationships link (a ``list`` with ``also``), or of the target and the node it is ordered by
+    (a ``top`` by another node's or a relationship's property: "who directed the oldest movie": each director, the
+    movie and its year). A ``group`` in ``nodes`` form groups by the target node
     (``WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT k RETURN x1.name AS name, number``), in
     ``names`` form by its display value, which merges two nodes of one name. Candidates are enumerated and scored
     as ``names``; the chosen one takes the form the question asks for (``app.retrievers.shapes.answer_form``)."""
@@ -217,11 +227,25 @@ class Shape:
     @property
     def names_edges(self) -> bool:
         """Whether the query refers to a relationship's property (its pattern names the relationships)."""
-        return self.prop_on is not None or any(f.edge for f in self.filters)
+        return self.prop_on is not None or any(f.edge for f in self.filters) or any(e for _, _, e in self.shown)
 
     def owns_prop(self, var: int, *, edge: bool = False) -> bool:
         """Whether ``prop`` belongs to node ``x{var}`` (``edge``: to relationship ``r{var}``)."""
         return var == self.prop_on if edge else self.prop_on is None and var == (self.prop_var or self.target)
+
+    def ordered_by(self) -> int | None:
+        """The node other than the target that a ``top``'s property belongs to, or that its relationship's property
+        links the target to; None when the target owns the property."""
+        if self.prop_var is not None and self.prop_var != self.target:
+            return self.prop_var
+        if self.prop_on is not None:
+            ends = (self.prop_on, self.prop_on + 1)
+            return next((v for v in ends if v != self.target), None) if self.target in ends else None
+        return None
+
+    @staticmethod
+    def _ref(var: int, key: str, edge: bool) -> str:
+        return f"{'r' if edge else 'x'}{var}.{ident(key, 'property')}"
 
     def _prop_ref(self) -> str:
         owner = f"r{self.prop_on}" if self.prop_on is not None else f"x{self.prop_var or self.target}"
@@ -246,6 +270,11 @@ class Shape:
             if self.kind == "count":
                 return per + f"RETURN count({t}) AS number"
             return per + f"RETURN {t}.{key} AS name, number{lim}"
+        if self.kind == "list" and self.ordered is not None and self.limit is not None and not self.also:
+            by = f"{t}.{ident(self.ordered[0], 'property')} {'ASC' if self.ordered[1] == 'ASC' else 'DESC'}"
+            if self.form == "nodes":
+                return f"RETURN DISTINCT {t} ORDER BY {by}{lim}"
+            return f"WITH DISTINCT {t} ORDER BY {by}{lim} RETURN {t}.{key} AS name"
         if self.kind == "list":
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t}{lim}"
@@ -253,6 +282,9 @@ class Shape:
                 o = 3 - self.target
                 okey = ident(self.path.node_kind(o)[1], "property")
                 return f"RETURN DISTINCT {t}.{key} AS name, x{o}.{okey} AS {_column(okey)}{lim}"
+            if self.shown:
+                cols = "".join(f", {self._ref(v, k, e)} AS {_column(k)}" for v, k, e in self.shown)
+                return f"RETURN DISTINCT {t}.{key} AS name{cols}{lim}"
             return f"RETURN DISTINCT {t}.{key} AS name{lim}"
         if self.kind == "attr":
             p = _column(self.prop or "")
@@ -277,7 +309,13 @@ class Shape:
                 return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
             by = f"size({p})" if self.sized else p
-            return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
+            o = self.ordered_by()
+            if self.form == "pairs" and o is not None:
+                okey = ident(self.path.node_kind(o)[1], "property")
+                beside = f", x{o}.{okey} AS {_column(okey)}"
+            else:
+                beside = ""
+            return f"RETURN DISTINCT {t}.{key} AS name{beside}, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
         if self.prop and self.distinct:
             agg, col = f"count(DISTINCT {self._prop_ref()})", "number"
         elif self.prop:
@@ -292,6 +330,10 @@ class Shape:
         conds = [f.cypher() for f in self.filters]
         if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct:  # count() skips nulls
             conds.append(f"{self._prop_ref()} IS NOT NULL")
+        key = self.ordered[0] if self.ordered is not None else None
+        if self.kind == "list" and key is not None and self.limit is not None and not self.also:
+            if not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):
+                conds.append(f"x{self.target}.{ident(key, 'property')} IS NOT NULL")
         return conds
 
     @property

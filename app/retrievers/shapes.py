@@ -154,6 +154,14 @@ class QuestionLiterals:
     divisors: list[int] = field(default_factory=list)
     """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
     condition or limit takes them."""
+    partial: list[str] = field(default_factory=list)
+    """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
+    sees the whole value beside each answer (``answer_form``)."""
+    dated: tuple[str, str, str] | None = None
+    """``(label, key, direction)``: "the first k" ("ASC") or "the top k" ("DESC", where the question names no
+    measure) of a kind with one year of its own that dates no birth, ``key`` on ``label`` ("the first 3 movies
+    Keanu Reeves acted in": the earliest released). A list of that kind's first k, in no order, takes them in that
+    order once chosen (``first_k``, ``answer_form``): any k answer a list in no order, so the order only says which."""
 
 
 COMPARISONS = {
@@ -215,6 +223,15 @@ _VARIETY = re.compile(r"\b(?:distinct|different|diverse|diversity|unique|variety
 _MORE = re.compile(
     r"\b(?:and|with|along\s+with|including)\s+(?:their|its|his|her)\b|\band\s+(?:what|which|how|when)\b", re.IGNORECASE
 )
+_PART_BEFORE = re.compile(
+    r"\b(?:contain|contains|containing|include|includes|including|mention|mentions|mentioning|start|starts|starting|"
+    r"begin|begins|beginning|end|ends|ending)\b(?:\s+with)?(?:\s+(?:the|a|an))?(?:\s+(?:word|words|phrase|text|"
+    r"term|letter))?\s*$",
+    re.IGNORECASE,
+)
+_PART_AFTER = re.compile(r"^\s*(?:is\s+|was\s+|are\s+|were\s+)?(?:mentioned|included|contained)\b", re.IGNORECASE)
+"""Quoted text the question matches on part of a value: "a tagline containing the word 'freedom'", "'Robin
+Williams' mentioned in the review summary". English, not a data set's vocabulary."""
 _ATTRIBUTE = re.compile(r"^\s*(?:what|which)\s+([a-z]+)\s+(?:is|are|was|were)\s+the\s+[a-z]+\s+(.+)$", re.IGNORECASE)
 """English, not a data set's vocabulary."""
 
@@ -273,6 +290,8 @@ def question_literals(question: str) -> QuestionLiterals:
         out.described = list(_content_words(frame.group(2)))
     for m in _QUOTED.finditer(question):
         out.texts.append(m.group(1) or m.group(2))
+        if _PART_BEFORE.search(question[: m.start()]) or _PART_AFTER.match(question[m.end() :]):
+            out.partial.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(bare):
         value = float(m.group(1))
@@ -666,7 +685,11 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     if lits.time_order is not None:
         return
     said = [w for w in lits.words if w not in lits.conditioned]
+    noun = lits.first_noun if lits.first_noun is not None else lits.top_noun
+    year = own_year(profiles, noun) if noun is not None else None
     if lits.first_noun is not None:
+        if year is not None:
+            lits.dated = (*year, "ASC")
         years = [
             p.key
             for prof in (*profiles.labels.values(), *profiles.rels.values())
@@ -678,21 +701,29 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
         return
     if lits.top_noun is None:
         return
-    own = [
-        p.key
-        for prof in profiles.labels.values()
-        if _named(prof.label, [lits.top_noun])
-        for p in prof.properties
-        if p.temporal
-    ]
-    year = own[0] if len(own) == 1 and not any(w.startswith(BIRTH_WORDS) for w in _term_words(own[0])) else None
     measures = [p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.numeric()]
-    if any(_named(key, said) for key in measures if key != year):  # "the top 5 movies with ratings between ..."
+    if any(_named(key, said) for key in measures if year is None or key != year[1]):  # "the top 5 movies with ratings"
         return
     if year is not None:
         lits.time_order, lits.time_noun = "DESC", lits.top_noun
+        lits.dated = (*year, "DESC")
     else:
         lits.top_doer = lits.top_noun
+
+
+def own_year(profiles: Profiles, noun: str) -> tuple[str, str] | None:
+    """``(label, key)``: the one year property of the kind ``noun`` names, where it dates no birth (``BIRTH_WORDS``);
+    None when that kind has none, or several."""
+    own = [
+        (prof.label, p.key)
+        for prof in profiles.labels.values()
+        if _named(prof.label, [noun])
+        for p in prof.properties
+        if p.temporal
+    ]
+    if len(own) != 1 or any(w.startswith(BIRTH_WORDS) for w in _term_words(own[0][1])):
+        return None
+    return own[0]
 
 
 def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
@@ -708,9 +739,28 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     by release year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by
     the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
     when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
-    Keanu Reeves in The Matrix": the roles alone). English, not a data set's vocabulary."""
+    Keanu Reeves in The Matrix": the roles alone). A list of the first k (or top k) of a kind with a year of its
+    own takes them in that year's order (``lits.dated``: "the first 3 movies Keanu Reeves acted in" are the earliest
+    3; any 3 answer it, the order says which). English, not a data set's vocabulary."""
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
+    if (
+        isinstance(c, Shape)
+        and c.kind == "list"
+        and c.limit is not None
+        and c.having is None
+        and not c.also
+        and lits.dated is not None
+        and c.path.node_kind(c.target)[0] == lits.dated[0]
+    ):  # "the first 3 movies ...": the earliest 3, whatever form they come back in
+        c = replace(c, ordered=lits.dated[1:])
+    if isinstance(c, Shape) and c.kind == "list" and c.having is None and not c.also and lits.asks_which:
+        shown = tuple((f.var, f.key, f.edge) for f in c.filters if _shows(c, f, lits))
+        if shown:  # "which movies have a tagline containing 'freedom'": each title and the tagline that matched
+            return replace(c, shown=shown, form="names")
+    o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
+    if isinstance(c, Shape) and o is not None and not lits.asks_names and _kind_named(c, o, lits.words):
+        return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
         named = c.anchor.name is not None and c.target == 1
         return c if named else replace(c, paired=True)
@@ -725,6 +775,14 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     if c.kind == "top" and c.owns_prop(c.target) and not lits.asks_who and not _named(c.prop or "", lits.words):
         return replace(c, form="nodes")
     return c
+
+
+def _shows(c: Shape, f: Filter, lits: QuestionLiterals) -> bool:
+    """Whether a list shows the value its condition ``f`` matched part of (quoted text the question matches on part
+    of a value: ``lits.partial``), a property of the answer itself or of the relationship that reaches it."""
+    if f.op not in ("CONTAINS", "STARTS WITH") or f.listed or f.value not in lits.partial:
+        return False
+    return c.target in (f.var, f.var + 1) if f.edge else f.var == c.target
 
 
 def _ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:

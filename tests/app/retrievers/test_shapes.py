@@ -399,9 +399,11 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     newest = Shape(CandidateQuery(BOOK, ()), 1, "top", prop="published", fn="DESC", limit=2)
     assert form(newest, "List the 2 newest books.") == "DISTINCT x1 ORDER BY x1.published DESC LIMIT 2"
     assert form(newest, "List the 2 most recently published books.").endswith("ORDER BY published DESC LIMIT 2")
-    # an ordering by what the targets are linked to keeps the display values (DISTINCT needs the ordered column)
+    # an ordering by what the targets are linked to keeps the display values (DISTINCT needs the ordered column),
+    # with the node it is ordered by where the question names it
     by_book = Shape(WROTE, 1, "top", prop="published", fn="DESC", limit=1, prop_var=2)
-    assert form(by_book, "Which author has the newest book?") == by_book.text.split(" RETURN ")[-1]
+    assert form(by_book, "Which author has the newest work?") == by_book.text.split(" RETURN ")[-1]
+    assert form(by_book, "Which author has the newest book?") == replace(by_book, form="pairs").text.split(" RETURN ")[-1]
     count = Shape(CandidateQuery(BOOK, ()), 1, "count")
     assert answer_form(count, question_literals("How many books are there?")) == count
     most = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=1)
@@ -774,6 +776,107 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
         lits = question_literals(question)
         first_k(lits, profiles)
         assert (lits.time_order, lits.top_doer) == (None, None), question
+
+
+def test_the_first_k_of_a_dated_kind_come_in_its_order() -> None:
+    """"The first k" of a kind with a year of its own are the earliest k, "the top k" the latest, once a list of
+    them is chosen (any k answer a list in no order); not a kind dated by its birth, nor a list without a limit."""
+    from app.retrievers.shapes import LabelProfile, Profiles, first_k
+
+    published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
+    born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
+    profiles = Profiles(
+        {"Book": LabelProfile("Book", "title", [published]), "Author": LabelProfile("Author", "name", [born])}
+    )
+
+    def chosen(c: Shape, question: str) -> str:
+        lits = question_literals(question)
+        first_k(lits, profiles)
+        return answer_form(c, lits).text
+
+    varga = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
+    first2 = Shape(varga, 2, "list", limit=2)
+    assert chosen(first2, "List the first 2 books Ilse Varga wrote.").endswith(
+        "WHERE x2.published IS NOT NULL RETURN DISTINCT x2 ORDER BY x2.published ASC LIMIT 2"
+    )
+    assert chosen(first2, "Name the first 2 books Ilse Varga wrote.").endswith(
+        "WITH DISTINCT x2 ORDER BY x2.published ASC LIMIT 2 RETURN x2.title AS name"
+    )
+    assert chosen(first2, "Find the top 2 books Ilse Varga wrote.").endswith("ORDER BY x2.published DESC LIMIT 2")
+    assert chosen(first2, "List 2 books Ilse Varga wrote.") == answer_form(
+        first2, question_literals("List 2 books Ilse Varga wrote.")
+    ).text
+    assert "ORDER BY" not in chosen(first2, "List 2 books Ilse Varga wrote.")
+    authors = Shape(WROTE, 1, "list", limit=2, filters=(Filter(1, "born", ">", 1950),))
+    assert "ORDER BY" not in chosen(authors, "List the first 2 authors born after 1950.")  # a birth year
+    assert "ORDER BY" not in chosen(Shape(varga, 2, "list"), "List the first books Ilse Varga wrote.")
+
+
+async def test_the_first_k_books_run_earliest_first(library: Text2CypherRetriever) -> None:
+    varga = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
+    ordered = replace(Shape(varga, 2, "list", limit=2), ordered=("published", "ASC"), form="nodes")
+    rows = await library.deps.graph.read(NS, ordered.execution_query(), {"limit": 50})
+    assert [r["x2"].properties["title"] for r in rows] == ["Salt Roads", "The Quiet Harbour"]
+    named = await library.deps.graph.read(NS, replace(ordered, form="names").execution_query(), {"limit": 50})
+    assert named == [{"name": "Salt Roads"}, {"name": "The Quiet Harbour"}]
+    latest = await library.deps.graph.read(
+        NS, replace(ordered, ordered=("published", "DESC")).execution_query(), {"limit": 50}
+    )
+    assert [r["x2"].properties["title"] for r in latest] == ["Northern Ledger", "The Quiet Harbour"]
+
+
+def test_which_shows_the_text_a_partial_condition_matched() -> None:
+    """"Which books have a title containing 'Harbour'?": each title with the value matched; not where the question
+    quotes a whole value, nor a list question (it gets the nodes, every property with them)."""
+    contains = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(Filter(1, "award", "CONTAINS", "Lantern"),))
+
+    def form(c: Shape, question: str) -> str:
+        return answer_form(c, question_literals(question)).text.split(" RETURN ")[-1]
+
+    assert question_literals("Which books have an award containing the word 'Lantern'?").partial == ["Lantern"]
+    assert form(contains, "Which books have an award containing the word 'Lantern'?") == (
+        "DISTINCT x1.title AS name, x1.award AS award"
+    )
+    assert form(contains, "Which books have 'Lantern' mentioned in their award?") == (
+        "DISTINCT x1.title AS name, x1.award AS award"
+    )
+    assert form(contains, "Which books have the award 'Lantern'?") == "DISTINCT x1"
+    assert form(contains, "List the books with an award containing 'Lantern'.") == "DISTINCT x1"
+    reviewed = CandidateQuery(CandidateQuery(Anchor(None, "Critic", "name"), ()).anchor, (
+        Hop("REVIEWED", "out", "Book", "title"),
+    ))  # fmt: skip
+    summary = Shape(reviewed, 2, "list", filters=(Filter(1, "summary", "CONTAINS", "brilliant", edge=True),))
+    assert form(summary, "Which books have reviews with a summary mentioning 'brilliant'?") == (
+        "DISTINCT x2.title AS name, r1.summary AS summary"
+    )
+    critics = replace(summary, target=1)
+    assert form(critics, "Which critics wrote a summary mentioning 'brilliant'?") == (
+        "DISTINCT x1.name AS name, r1.summary AS summary"
+    )
+
+
+def test_an_ordering_by_what_the_answer_is_linked_to_names_it() -> None:
+    """"Who wrote the newest book?": each author, the book and its year, where the question names the book."""
+
+    def form(c: Shape, question: str) -> str:
+        return answer_form(c, question_literals(question)).text.split(" RETURN ")[-1]
+
+    by_book = Shape(WROTE, 1, "top", prop="published", fn="DESC", limit=1, prop_var=2, temporal=True)
+    assert form(by_book, "Who wrote the newest book?") == (
+        "DISTINCT x1.name AS name, x2.title AS title, x2.published AS published ORDER BY published DESC LIMIT 1"
+    )
+    assert form(by_book, "What are the names of the authors with the newest works?") == (
+        "DISTINCT x1.name AS name, x2.published AS published ORDER BY published DESC LIMIT 1"
+    )
+    reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    rating = Shape(reviewed, 1, "top", prop="rating", fn="DESC", limit=1, prop_on=1)
+    assert form(rating, "Which critic reviewed the book with the highest rating?") == (
+        "DISTINCT x1.name AS name, x2.title AS title, r1.rating AS rating ORDER BY rating DESC LIMIT 1"
+    )
+    lowest = Shape(reviewed, 2, "top", prop="rating", fn="ASC", limit=2, prop_on=1)
+    assert form(lowest, "Name 2 books with the lowest ratings.") == (
+        "DISTINCT x2.title AS name, r1.rating AS rating ORDER BY rating ASC LIMIT 2"
+    )
 
 
 def test_a_ranking_takes_no_number_the_question_compares_with() -> None:
