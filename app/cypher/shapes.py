@@ -309,12 +309,11 @@ class Shape:
                 return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
             by = f"size({p})" if self.sized else p
-            o = self.ordered_by()
-            if self.form == "pairs" and o is not None:
-                okey = ident(self.path.node_kind(o)[1], "property")
-                beside = f", x{o}.{okey} AS {_column(okey)}"
-            else:
-                beside = ""
+            linked = self.ordered_by()
+            beside = ""
+            if self.form == "pairs" and linked is not None:
+                lkey = ident(self.path.node_kind(linked)[1], "property")
+                beside = f", x{linked}.{lkey} AS {_column(lkey)}"
             return f"RETURN DISTINCT {t}.{key} AS name{beside}, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
         if self.prop and self.distinct:
             agg, col = f"count(DISTINCT {self._prop_ref()})", "number"
@@ -331,9 +330,9 @@ class Shape:
         if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct:  # count() skips nulls
             conds.append(f"{self._prop_ref()} IS NOT NULL")
         key = self.ordered[0] if self.ordered is not None else None
-        if self.kind == "list" and key is not None and self.limit is not None and not self.also:
-            if not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):
-                conds.append(f"x{self.target}.{ident(key, 'property')} IS NOT NULL")
+        ordered = self.kind == "list" and key is not None and self.limit is not None and not self.also
+        if ordered and not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):
+            conds.append(f"x{self.target}.{ident(key or '', 'property')} IS NOT NULL")
         return conds
 
     @property

@@ -403,7 +403,8 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     # with the node it is ordered by where the question names it
     by_book = Shape(WROTE, 1, "top", prop="published", fn="DESC", limit=1, prop_var=2)
     assert form(by_book, "Which author has the newest work?") == by_book.text.split(" RETURN ")[-1]
-    assert form(by_book, "Which author has the newest book?") == replace(by_book, form="pairs").text.split(" RETURN ")[-1]
+    pairs = replace(by_book, form="pairs").text.split(" RETURN ")[-1]
+    assert form(by_book, "Which author has the newest book?") == pairs
     count = Shape(CandidateQuery(BOOK, ()), 1, "count")
     assert answer_form(count, question_literals("How many books are there?")) == count
     most = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=1)
@@ -779,7 +780,7 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
 
 
 def test_the_first_k_of_a_dated_kind_come_in_its_order() -> None:
-    """"The first k" of a kind with a year of its own are the earliest k, "the top k" the latest, once a list of
+    """ "The first k" of a kind with a year of its own are the earliest k, "the top k" the latest, once a list of
     them is chosen (any k answer a list in no order); not a kind dated by its birth, nor a list without a limit."""
     from app.retrievers.shapes import LabelProfile, Profiles, first_k
 
@@ -803,9 +804,10 @@ def test_the_first_k_of_a_dated_kind_come_in_its_order() -> None:
         "WITH DISTINCT x2 ORDER BY x2.published ASC LIMIT 2 RETURN x2.title AS name"
     )
     assert chosen(first2, "Find the top 2 books Ilse Varga wrote.").endswith("ORDER BY x2.published DESC LIMIT 2")
-    assert chosen(first2, "List 2 books Ilse Varga wrote.") == answer_form(
-        first2, question_literals("List 2 books Ilse Varga wrote.")
-    ).text
+    assert (
+        chosen(first2, "List 2 books Ilse Varga wrote.")
+        == answer_form(first2, question_literals("List 2 books Ilse Varga wrote.")).text
+    )
     assert "ORDER BY" not in chosen(first2, "List 2 books Ilse Varga wrote.")
     authors = Shape(WROTE, 1, "list", limit=2, filters=(Filter(1, "born", ">", 1950),))
     assert "ORDER BY" not in chosen(authors, "List the first 2 authors born after 1950.")  # a birth year
@@ -826,7 +828,7 @@ async def test_the_first_k_books_run_earliest_first(library: Text2CypherRetrieve
 
 
 def test_which_shows_the_text_a_partial_condition_matched() -> None:
-    """"Which books have a title containing 'Harbour'?": each title with the value matched; not where the question
+    """ "Which books have a title containing 'Harbour'?": each title with the value matched; not where the question
     quotes a whole value, nor a list question (it gets the nodes, every property with them)."""
     contains = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(Filter(1, "award", "CONTAINS", "Lantern"),))
 
@@ -856,7 +858,7 @@ def test_which_shows_the_text_a_partial_condition_matched() -> None:
 
 
 def test_an_ordering_by_what_the_answer_is_linked_to_names_it() -> None:
-    """"Who wrote the newest book?": each author, the book and its year, where the question names the book."""
+    """ "Who wrote the newest book?": each author, the book and its year, where the question names the book."""
 
     def form(c: Shape, question: str) -> str:
         return answer_form(c, question_literals(question)).text.split(" RETURN ")[-1]
