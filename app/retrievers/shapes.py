@@ -721,7 +721,7 @@ def own_year(profiles: Profiles, noun: str) -> tuple[str, str] | None:
         for p in prof.properties
         if p.temporal
     ]
-    if len(own) != 1 or any(w.startswith(BIRTH_WORDS) for w in _term_words(own[0][1])):
+    if len(own) != 1 or _dates_birth(own[0][1]):
         return None
     return own[0]
 
@@ -736,7 +736,8 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     directed the same movie") returns both ends of the pair, unless the question asks for names; and so does one
     that asks for the other end beside each answer ("... and what are those movies?"). An ordering returns
     the nodes only when the question does not name the property it orders by ("the 5 most recent movies"; not "...
-    by release year"), which it would then expect to see. Most/fewest (``group``) always group by the node, not by
+    by release year"), which it would then expect to see, and where the property dates no birth ("the oldest
+    people" compares ages: each name with the birth year). Most/fewest (``group``) always group by the node, not by
     the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
     when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
     Keanu Reeves in The Matrix": the roles alone). A list of the first k (or top k) of a kind with a year of its
@@ -773,8 +774,13 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     if c.kind == "list" and c.having is None:
         return c if lits.asks_who or (lits.asks_which and c.hops) else replace(c, form="nodes")
     if c.kind == "top" and c.owns_prop(c.target) and not lits.asks_who and not _named(c.prop or "", lits.words):
-        return replace(c, form="nodes")
+        return c if _dates_birth(c.prop or "") else replace(c, form="nodes")  # "the oldest people": names and years
     return c
+
+
+def _dates_birth(key: str) -> bool:
+    """Whether a property dates a birth (``BIRTH_WORDS``): a ranking by it compares ages."""
+    return any(w.startswith(BIRTH_WORDS) for w in _term_words(key))
 
 
 def _shows(c: Shape, f: Filter, lits: QuestionLiterals) -> bool:

@@ -405,6 +405,10 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     assert form(by_book, "Which author has the newest work?") == by_book.text.split(" RETURN ")[-1]
     pairs = replace(by_book, form="pairs").text.split(" RETURN ")[-1]
     assert form(by_book, "Which author has the newest book?") == pairs
+    # a ranking by a birth year compares ages: each name with the year
+    eldest = Shape(CandidateQuery(AUTHOR, ()), 1, "top", prop="born", fn="ASC", limit=2, temporal=True)
+    expected = "DISTINCT x1.name AS name, x1.born AS born ORDER BY born ASC LIMIT 2"
+    assert form(eldest, "List the 2 oldest authors.") == expected
     count = Shape(CandidateQuery(BOOK, ()), 1, "count")
     assert answer_form(count, question_literals("How many books are there?")) == count
     most = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=1)
