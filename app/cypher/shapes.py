@@ -274,7 +274,10 @@ class Shape:
             by = f"{t}.{ident(self.ordered[0], 'property')} {'ASC' if self.ordered[1] == 'ASC' else 'DESC'}"
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t} ORDER BY {by}{lim}"
-            return f"WITH DISTINCT {t} ORDER BY {by}{lim} RETURN {t}.{key} AS name"
+            names = [_column(k) for _, k, _ in self.shown]
+            kept = "".join(f", {self._ref(v, k, e)} AS {c}" for (v, k, e), c in zip(self.shown, names, strict=True))
+            beside = "".join(f", {c}" for c in names)
+            return f"WITH DISTINCT {t}{kept} ORDER BY {by}{lim} RETURN {t}.{key} AS name{beside}"
         if self.kind == "list":
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t}{lim}"

@@ -742,7 +742,10 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
     Keanu Reeves in The Matrix": the roles alone). A list of the first k (or top k) of a kind with a year of its
     own takes them in that year's order (``lits.dated``: "the first 3 movies Keanu Reeves acted in" are the earliest
-    3; any 3 answer it, the order says which). English, not a data set's vocabulary."""
+    3; any 3 answer it, the order says which). A "which" question whose list matched part of a text sees that text
+    beside each answer ("which movies have a tagline containing 'freedom'": each title and its tagline). An
+    ordering by what the answers are linked to names it beside them where the question names it ("who directed the
+    oldest movie": each director, the movie and its year). English, not a data set's vocabulary."""
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
     if (

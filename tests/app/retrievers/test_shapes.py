@@ -829,6 +829,10 @@ async def test_the_first_k_books_run_earliest_first(library: Text2CypherRetrieve
         NS, replace(ordered, ordered=("published", "DESC")).execution_query(), {"limit": 50}
     )
     assert [r["x2"].properties["title"] for r in latest] == ["Northern Ledger", "The Quiet Harbour"]
+    awarded = Shape(CandidateQuery(BOOK, ()), 1, "list", limit=2, filters=(Filter(1, "award", "CONTAINS", "Lantern"),))
+    shown = replace(awarded, ordered=("published", "ASC"), shown=((1, "award", False),))
+    got = await library.deps.graph.read(NS, shown.execution_query(), {"limit": 50})
+    assert got == [{"name": "Glass Orchard", "award": "Lantern Prize"}]
 
 
 def test_which_shows_the_text_a_partial_condition_matched() -> None:
@@ -854,6 +858,13 @@ def test_which_shows_the_text_a_partial_condition_matched() -> None:
     summary = Shape(reviewed, 2, "list", filters=(Filter(1, "summary", "CONTAINS", "brilliant", edge=True),))
     assert form(summary, "Which books have reviews with a summary mentioning 'brilliant'?") == (
         "DISTINCT x2.title AS name, r1.summary AS summary"
+    )
+    first = replace(contains, limit=2)
+    lits = question_literals("Which are the first 2 books with an award containing 'Lantern'?")
+    lits.dated = ("Book", "published", "ASC")  # first_k's reading
+    assert answer_form(first, lits).text.split(" WHERE ")[-1] == (
+        'x1.award CONTAINS "Lantern" AND x1.published IS NOT NULL WITH DISTINCT x1, x1.award AS award '
+        "ORDER BY x1.published ASC LIMIT 2 RETURN x1.title AS name, award"
     )
     critics = replace(summary, target=1)
     assert form(critics, "Which critics wrote a summary mentioning 'brilliant'?") == (
