@@ -243,13 +243,23 @@ class Shape:
             return next((v for v in ends if v != self.target), None) if self.target in ends else None
         return None
 
+    @property
+    def list_order(self) -> tuple[str, str] | None:
+        """``ordered`` where it applies: a ``list`` with a ``limit`` and no ``also``."""
+        return self.ordered if self.kind == "list" and self.limit is not None and not self.also else None
+
     @staticmethod
     def _ref(var: int, key: str, edge: bool) -> str:
         return f"{'r' if edge else 'x'}{var}.{ident(key, 'property')}"
 
     def _prop_ref(self) -> str:
-        owner = f"r{self.prop_on}" if self.prop_on is not None else f"x{self.prop_var or self.target}"
-        return f"{owner}.{ident(self.prop or '', 'property')}"
+        if self.prop_on is not None:
+            return self._ref(self.prop_on, self.prop or "", True)
+        return self._ref(self.prop_var or self.target, self.prop or "", False)
+
+    def _shown_columns(self) -> list[tuple[str, str]]:
+        """``(reference, column)`` of each property ``shown`` beside the answers."""
+        return [(self._ref(v, k, e), _column(k)) for v, k, e in self.shown]
 
     def _match(self, named: bool) -> str:
         clause = self.path.match_clause(named=named or self.names_edges)
@@ -270,13 +280,14 @@ class Shape:
             if self.kind == "count":
                 return per + f"RETURN count({t}) AS number"
             return per + f"RETURN {t}.{key} AS name, number{lim}"
-        if self.kind == "list" and self.ordered is not None and self.limit is not None and not self.also:
-            by = f"{t}.{ident(self.ordered[0], 'property')} {'ASC' if self.ordered[1] == 'ASC' else 'DESC'}"
+        list_order = self.list_order
+        if list_order is not None:
+            by = f"{self._ref(self.target, list_order[0], False)} {'ASC' if list_order[1] == 'ASC' else 'DESC'}"
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t} ORDER BY {by}{lim}"
-            names = [_column(k) for _, k, _ in self.shown]
-            kept = "".join(f", {self._ref(v, k, e)} AS {c}" for (v, k, e), c in zip(self.shown, names, strict=True))
-            beside = "".join(f", {c}" for c in names)
+            shown = self._shown_columns()
+            kept = "".join(f", {ref} AS {col}" for ref, col in shown)
+            beside = "".join(f", {col}" for _, col in shown)
             return f"WITH DISTINCT {t}{kept} ORDER BY {by}{lim} RETURN {t}.{key} AS name{beside}"
         if self.kind == "list":
             if self.form == "nodes":
@@ -286,7 +297,7 @@ class Shape:
                 okey = ident(self.path.node_kind(o)[1], "property")
                 return f"RETURN DISTINCT {t}.{key} AS name, x{o}.{okey} AS {_column(okey)}{lim}"
             if self.shown:
-                cols = "".join(f", {self._ref(v, k, e)} AS {_column(k)}" for v, k, e in self.shown)
+                cols = "".join(f", {ref} AS {col}" for ref, col in self._shown_columns())
                 return f"RETURN DISTINCT {t}.{key} AS name{cols}{lim}"
             return f"RETURN DISTINCT {t}.{key} AS name{lim}"
         if self.kind == "attr":
@@ -332,10 +343,9 @@ class Shape:
         conds = [f.cypher() for f in self.filters]
         if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct:  # count() skips nulls
             conds.append(f"{self._prop_ref()} IS NOT NULL")
-        key = self.ordered[0] if self.ordered is not None else None
-        ordered = self.kind == "list" and key is not None and self.limit is not None and not self.also
-        if ordered and not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):
-            conds.append(f"x{self.target}.{ident(key or '', 'property')} IS NOT NULL")
+        key = self.list_order[0] if self.list_order is not None else None
+        if key is not None and not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):
+            conds.append(f"{self._ref(self.target, key, False)} IS NOT NULL")
         return conds
 
     @property

@@ -748,18 +748,11 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     oldest movie": each director, the movie and its year). English, not a data set's vocabulary."""
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
-    if (
-        isinstance(c, Shape)
-        and c.kind == "list"
-        and c.limit is not None
-        and c.having is None
-        and not c.also
-        and lits.dated is not None
-        and c.path.node_kind(c.target)[0] == lits.dated[0]
-    ):  # "the first 3 movies ...": the earliest 3, whatever form they come back in
-        c = replace(c, ordered=lits.dated[1:])
-    if isinstance(c, Shape) and c.kind == "list" and c.having is None and not c.also and lits.asks_which:
-        shown = tuple((f.var, f.key, f.edge) for f in c.filters if _shows(c, f, lits))
+    if isinstance(c, Shape) and c.kind == "list" and c.having is None and not c.also:  # one node, no threshold
+        dated = lits.dated
+        if c.limit is not None and dated is not None and c.path.node_kind(c.target)[0] == dated[0]:
+            c = replace(c, ordered=dated[1:])  # "the first 3 movies ...": the earliest 3, whatever form they take
+        shown = tuple((f.var, f.key, f.edge) for f in c.filters if _shows(c, f, lits)) if lits.asks_which else ()
         if shown:  # "which movies have a tagline containing 'freedom'": each title and the tagline that matched
             return replace(c, shown=shown, form="names")
     o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
