@@ -112,6 +112,7 @@ class RequestContextMiddleware:
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status_holder["status"] = message["status"]
+                status_holder["started"] = 1
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], (b"x-request-id", rid.encode("latin-1"))]
             await send(message)
@@ -131,14 +132,21 @@ class RequestContextMiddleware:
                 message = await receive()
                 if message["type"] == "http.request":
                     received += len(message.get("body", b""))
-                    if received > limit:
-                        raise _BodyTooLarge
+                    if received > limit:  # a streamed (chunked) body: nothing more is read
+                        raise _BodyTooLarge(limit)
                 return message
 
             try:
                 await self.app(scope, limited_receive, send_wrapper)
             except _BodyTooLarge:
                 await too_large()
+            except Exception:
+                # here, not in Starlette's outermost error middleware: the request id is still set for the log line,
+                # the body and the header
+                log.exception("unhandled error on %s %s", scope.get("method", "GET"), scope["path"])
+                if status_holder.get("started"):
+                    raise
+                await send_error(send_wrapper, 500, "internal_error", "internal error; see the server log")
         finally:
             path = self.route_of(scope)
             method = scope.get("method", "GET")
@@ -147,8 +155,12 @@ class RequestContextMiddleware:
             request_id_var.reset(token)
 
 
-class _BodyTooLarge(Exception):
-    pass
+class _BodyTooLarge(StarletteHTTPException):
+    """Raised from ``receive``: an ``HTTPException``, so FastAPI's body parsing passes it on (any other error there
+    becomes a 400 "error parsing the body") and the handler renders the 413."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"request body exceeds {limit} bytes")
 
 
 PUBLIC_PATHS = frozenset({"/healthz", "/readyz"})
@@ -313,7 +325,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+        code = codes.get(exc.status_code, "http_error")
         return JSONResponse(
             error_body(exc.status_code, code, str(exc.detail)),
             status_code=exc.status_code,

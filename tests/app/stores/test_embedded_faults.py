@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
-from app.errors import DependencyTimeoutError, OverloadedError
+from app.errors import DependencyError, DependencyTimeoutError, OverloadedError, QueryRejectedError
 from app.ingest.parsers import Document
 from app.stores.graph.falkordb import FalkorDBGraphStore
 from tests.conftest import ROOT, make_settings
@@ -102,7 +102,10 @@ async def test_a_dead_graph_server_is_restarted_and_a_paused_one_times_out(tmp_p
             assert time.monotonic() - t0 < 1.5  # within the 1 s query deadline; it was the 305 s socket timeout
         finally:
             os.kill(paused, signal.SIGCONT)
-        await asyncio.sleep(0.2)
+        for _ in range(50):  # reads fail fast until the store's probe sees the server answer (ServerWatch)
+            if not g.watch.unresponsive:
+                break
+            await asyncio.sleep(0.1)
         assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
     finally:
         await g.close()
@@ -135,4 +138,106 @@ async def test_a_save_during_a_periodic_background_save_waits_for_it_and_saves(t
             await g.flush()  # "Background save already in progress" is waited out, not an error
     finally:
         await client.aclose()
+        await g.close()
+
+
+async def test_a_long_script_statement_and_its_marker_are_one_query_that_does_not_crash_the_server(
+    tmp_path: Path,
+) -> None:
+    """A write inside ``MULTI``/``EXEC`` that runs past the server's ``busy-reply-threshold`` while another client
+    waits crashed the server (``'!server.in_exec'``; the network script's statement 82). The statement and its
+    journal marker now run as one query: the server lives, both are applied, and a refused statement applies
+    neither."""
+    import redis.asyncio as aioredis
+
+    g = FalkorDBGraphStore(data_dir=tmp_path)
+    await g.start()
+    client = aioredis.Redis(**g.redis_connection_kwargs)
+    try:
+        await client.config_set("busy-reply-threshold", 100)  # the module yields after 100 ms instead of 5 s
+        await g.execute("f", "MERGE (j:Marker {key: 'k'}) SET j.next = 0")
+        await g.execute("f", "UNWIND range(1, 3000) AS i CREATE (:T {i: i})")
+        marker = ("MATCH (j:Marker {key: $key}) SET j.next = $next", {"key": "k", "next": 1})
+        pid = g.server.pid if g.server is not None else None
+        reads: list[int] = []
+
+        async def another_client() -> None:  # what the ingest's heartbeat and live requests do
+            for _ in range(15):
+                reads.append(len(await g.read("f", "MATCH (j:Marker) RETURN j.next AS n")))
+                await asyncio.sleep(0.1)
+
+        other = asyncio.create_task(another_client())
+        t0 = time.monotonic()
+        summary = await g.execute(
+            "f", "MATCH (a:T), (b:T) WHERE a.i + b.i = 3001 CREATE (a)-[:PAIR]->(b)", marker=marker
+        )
+        assert time.monotonic() - t0 > 0.1  # long enough for the module to yield
+        await other
+        assert g.server is not None and g.server.pid == pid  # the server did not die and restart
+        assert summary.relationships_created == 3000 and summary.properties_set == 0  # the marker's SET not counted
+        assert await g.read("f", "MATCH (j:Marker) RETURN j.next AS n") == [{"n": 1}]
+        assert reads and all(n == 1 for n in reads)
+
+        refused = ("MATCH (j:Marker {key: $key}) SET j.next = $next", {"key": "k", "next": 2})
+        with pytest.raises(QueryRejectedError):  # a run-time error in the statement: nothing of it, no marker
+            await g.execute("f", "CREATE (:T {i: -1}) WITH 1 AS x CREATE (:T {bad: {a: 1}})", marker=refused)
+        assert await g.read("f", "MATCH (j:Marker) RETURN j.next AS n") == [{"n": 1}]
+        assert await g.read("f", "MATCH (t:T {i: -1}) RETURN count(t) AS n") == [{"n": 0}]
+        ended = ("MATCH (j:Marker {key: $key}) SET j.next = $next", {"key": "k", "next": 3})
+        await g.execute("f", "CREATE (t:T {i: -2}) RETURN t.i AS i", marker=ended)  # its own RETURN stays inside
+        assert await g.read("f", "MATCH (j:Marker) RETURN j.next AS n") == [{"n": 3}]
+    finally:
+        await client.aclose()
+        await g.close()
+
+
+async def test_every_read_of_a_paused_server_gives_up_within_the_query_deadline(tmp_path: Path) -> None:
+    """Listing namespaces, a read allowed 120 s (an index or schema read) and the reads after a first timeout all
+    end within the 1 s query deadline (+1 s) while the server is paused, and work again once it answers."""
+    g = FalkorDBGraphStore(data_dir=tmp_path, query_timeout_s=1.0)
+    await g.start()
+    try:
+        await g.execute("f", "CREATE (:Thing {name: 'kept'})")
+        assert g.server is not None and g.server.pid is not None
+        paused = g.server.pid
+        os.kill(paused, signal.SIGSTOP)
+        try:
+            for read in (
+                g.namespaces(),
+                g.read("f", "MATCH (t:Thing) RETURN t.name AS name", timeout_s=120),
+                g.counts("f"),
+                g.schema("f"),
+            ):
+                t0 = time.monotonic()
+                with pytest.raises(DependencyError):
+                    await read
+                assert time.monotonic() - t0 < 2.0
+            assert g.watch.unresponsive  # later reads fail at once, not one deadline each
+            t0 = time.monotonic()
+            with pytest.raises(DependencyError):
+                await g.read("f", "MATCH (t:Thing) RETURN t.name AS name")
+            assert time.monotonic() - t0 < 0.1
+        finally:
+            os.kill(paused, signal.SIGCONT)
+        for _ in range(50):  # the watch's probe sees the server answer again
+            if not g.watch.unresponsive:
+                break
+            await asyncio.sleep(0.1)
+        assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name", timeout_s=120) == [{"name": "kept"}]
+        assert await g.namespaces() == ["f"]
+    finally:
+        await g.close()
+
+
+async def test_a_long_read_of_a_live_server_is_not_given_up(tmp_path: Path) -> None:
+    """A read allowed longer than the query deadline runs to its end while the server answers pings."""
+    g = FalkorDBGraphStore(data_dir=tmp_path, query_timeout_s=0.2)
+    await g.start()
+    try:
+        await g.execute("f", "UNWIND range(1, 2000) AS i CREATE (:T {i: i})")
+        t0 = time.monotonic()
+        rows = await g.read("f", "MATCH (a:T), (b:T) WHERE a.i + b.i = 2001 RETURN count(*) AS n", timeout_s=60)
+        assert rows == [{"n": 2000}] and time.monotonic() - t0 > 0.2  # it took longer than the query deadline
+        assert not g.watch.unresponsive
+    finally:
         await g.close()
