@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow fuzz bench-load test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher model-qwen clean
+.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval bench bench-constrained synth train-text2cypher model-qwen clean
 
 install: $(STAMP)
 
@@ -118,6 +118,11 @@ fuzz: install
 LOAD_PORT ?= 8765
 bench-load: install
 	$(PY) -m app bench-load --data-dir var/bench-load --port $(LOAD_PORT)
+
+# the development Cypher scripts through the CLI, the admin route, and the admin route killed (kill -9) mid-way and
+# finished at start-up: time, peak RSS, counts -> reports/bench_ingest/ (~15 min on 2 cores)
+bench-ingest: install
+	OMP_NUM_THREADS=1 $(PY) -m app bench-ingest
 
 bench: install bench-constrained
 	$(PY) -m app bench --data-dir var/demo

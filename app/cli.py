@@ -301,6 +301,33 @@ def bench(
     typer.echo(out["markdown"])
 
 
+@cli.command("bench-ingest")
+def bench_ingest(
+    scripts: Annotated[
+        list[Path] | None, typer.Argument(help="Cypher scripts (default: the dev ones).")
+    ] = None,
+    port: Annotated[int, typer.Option(help="Loopback port of the services started.")] = 8766,
+    kill: Annotated[bool, typer.Option(help="Also kill -9 the service mid-way and let start-up finish.")] = True,
+    work_dir: Annotated[Path, typer.Option(help="Where the runs' data dirs go.")] = Path("var/bench-ingest"),
+    reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+) -> None:
+    """Cypher scripts through the CLI, the admin route, and the admin route killed mid-way (app/eval/bench_ingest.py):
+    time, peak RSS, counts; writes reports/bench_ingest/."""
+    import shutil
+
+    from app.eval.bench_ingest import run_bench
+
+    shared = Path("../shared/data")
+    chosen = scripts or [
+        shared / "neo4j_movies_text2cypher" / "movies.cypher",
+        shared / "text2cypher_stackoverflow2" / "stackoverflow2.cypher",
+        shared / "text2cypher_network" / "network.cypher",
+    ]
+    shutil.rmtree(work_dir, ignore_errors=True)  # every run starts from an empty data dir
+    out = run_bench(chosen, work_dir=work_dir, port=port, reports_dir=reports_dir, kill=kill)
+    typer.echo(out["markdown"])
+
+
 @cli.command("bench-load")
 def bench_load(
     port: Annotated[int, typer.Option(help="Loopback port of the service under test.")] = 8765,

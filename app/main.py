@@ -172,14 +172,17 @@ class DeadlineMiddleware:
     starts has its work cancelled too (recorded as 499), so abandoned requests do not starve the next ones. A
     response that has started (a stream) is left to finish: Starlette ends it when its client goes."""
 
-    def __init__(self, app: ASGIApp, *, timeout_s: float) -> None:
+    def __init__(self, app: ASGIApp, *, timeout_s: float, ingest_timeout_s: float | None = None) -> None:
         self.app = app
         self.timeout_s = timeout_s
+        self.ingest_timeout_s = ingest_timeout_s or timeout_s
+        """``POST /admin/ingest``'s own (longer) deadline."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in PUBLIC_PATHS or scope["path"] == "/metrics":
             await self.app(scope, receive, send)
             return
+        timeout_s = self.ingest_timeout_s if scope["path"] == "/admin/ingest" else self.timeout_s
         started, body_read = asyncio.Event(), asyncio.Event()
 
         async def send_wrapper(message: Message) -> None:
@@ -202,7 +205,7 @@ class DeadlineMiddleware:
         gone = asyncio.ensure_future(client_gone())
         begun = asyncio.ensure_future(started.wait())
         try:
-            await asyncio.wait({work, gone, begun}, timeout=self.timeout_s, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({work, gone, begun}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
             if not work.done() and not started.is_set():
                 work.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -211,7 +214,7 @@ class DeadlineMiddleware:
                     await send_wrapper({"type": "http.response.start", "status": 499, "headers": []})
                     await send({"type": "http.response.body", "body": b""})
                 else:
-                    await send_error(send, 504, "request_timeout", f"no response within {self.timeout_s:g} s")
+                    await send_error(send, 504, "request_timeout", f"no response within {timeout_s:g} s")
                 return
             gone.cancel()
             await work
@@ -407,7 +410,11 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
             )
         log.warning("no API keys in %s: every route is open (development)", settings.keys_path)
     app.state.keys, app.state.limiter = keys, RateLimiter(timeout_s=settings.cache.timeout_s)
-    app.add_middleware(DeadlineMiddleware, timeout_s=settings.server.request_timeout_s)  # type: ignore[arg-type]
+    app.add_middleware(
+        DeadlineMiddleware,  # type: ignore[arg-type]
+        timeout_s=settings.server.request_timeout_s,
+        ingest_timeout_s=settings.server.ingest_timeout_s,
+    )
     app.add_middleware(
         AuthMiddleware,  # type: ignore[arg-type]
         settings=settings,

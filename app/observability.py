@@ -88,7 +88,7 @@ def stage(name: str, mode: str, timings: dict[str, float] | None = None) -> Iter
             timings[name] = round(timings.get(name, 0.0) + 1000 * dt, 3)
 
 
-class _RequestIdFilter(logging.Filter):
+class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id_var.get()
         return True
@@ -110,7 +110,7 @@ class _JsonFormatter(logging.Formatter):
 
 def setup_logging(level: str = "INFO", json_lines: bool = False) -> None:
     handler = logging.StreamHandler()
-    handler.addFilter(_RequestIdFilter())
+    handler.addFilter(RequestIdFilter())
     if json_lines:
         handler.setFormatter(_JsonFormatter())
     else:

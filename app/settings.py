@@ -252,6 +252,10 @@ class ServerSettings(BaseModel):
     max_body_bytes: int = Field(1_000_000, ge=1024)
     """Largest request body accepted outside the admin endpoints (413 above)."""
     request_timeout_s: float = Field(180.0, gt=0)
+    """How long a request may take before its response starts (504 past it, its work cancelled)."""
+    ingest_timeout_s: float = Field(3600.0, gt=0)
+    """The same for ``POST /admin/ingest``: a large script takes minutes (the network development script ~3 min
+    here). Past it the ingest still runs to its end (``/namespaces`` shows its progress)."""
     log_json: bool = False
     log_level: str = "INFO"
     log_user_text: bool = False

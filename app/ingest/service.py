@@ -166,7 +166,11 @@ class Ingestor:
         """The namespace's ingests that are running, interrupted or failed (for ``/namespaces``)."""
         rows = await self.journal.entries(namespace)
         keep = ("kind", "state", "started", "error")
-        return [{k: r[k] for k in keep} | {"source": json.loads(r["source"] or "{}")} for r in rows]
+        out = [{k: r[k] for k in keep} | {"source": json.loads(r["source"] or "{}")} for r in rows]
+        for entry, r in zip(out, rows, strict=True):
+            if r["kind"] == "cypher":  # a script's progress: statements applied so far (its resume point)
+                entry["statements_done"] = int(r["next"] or 0)
+        return out
 
     async def recover(self) -> dict[str, int]:
         """Finish every ingest the journal shows was cut off (a crash, a shutdown): run again from its source path

@@ -107,3 +107,15 @@ async def test_the_service_answers_504_past_its_request_timeout(container: Any, 
             assert counted._value.get() - before == 1  # graphrag_requests_total{status="504"}
             assert (await c.get("/healthz")).status_code == 200
     assert log == ["cancelled"]
+
+
+async def test_an_ingest_has_its_own_longer_deadline() -> None:
+    log: list[str] = []
+    ingest = {**SCOPE, "path": "/admin/ingest"}
+    receive, send, sent = _io(None)
+    await DeadlineMiddleware(_app(log, seconds=0.3), timeout_s=0.1, ingest_timeout_s=5)(ingest, receive, send)
+    assert sent[0]["status"] == 200 and log == ["finished"]
+    log.clear()
+    receive, send, sent = _io(None)
+    await DeadlineMiddleware(_app(log, seconds=30), timeout_s=5, ingest_timeout_s=0.1)(ingest, receive, send)
+    assert sent[0]["status"] == 504 and b"0.1 s" in sent[1]["body"] and log == ["cancelled"]

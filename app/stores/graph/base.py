@@ -152,9 +152,10 @@ class GraphStore(Protocol):
         *,
         marker: tuple[str, Mapping[str, Any]] | None = None,
     ) -> WriteSummary:
-        """Run one write statement (scripts, index creation). With ``marker`` (a bookkeeping statement and its
-        parameters, e.g. the ingest journal's progress), both are applied atomically: a crash keeps both or
-        neither."""
+        """Run one write statement (scripts, index creation). With ``marker`` (a bookkeeping statement that sets one
+        property of an existing node, and its parameters: the ingest journal's progress), both are applied
+        atomically: a crash keeps both or neither, a refused statement applies neither. The summary counts the
+        statement's own writes, not the marker's."""
 
     async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
         """Create a range index on ``(:label {prop})`` if it does not exist."""

@@ -62,6 +62,7 @@ async def test_a_script_cut_off_by_an_error_is_resumed_not_run_twice(tmp_path: P
             await c.ingestor.ingest_cypher("cut", script(30))
         [pending] = await c.ingestor.pending("cut")
         assert pending["state"] == "failed" and "connection reset" in pending["error"]
+        assert pending["statements_done"] == 11  # its progress, as /namespaces shows it
         assert (await c.graph.counts("cut"))[1] == 11
 
         again = await c.ingestor.ingest_cypher("cut", script(30))  # the same script again

@@ -45,14 +45,16 @@ class GraphStoreContract:
         assert await store.counts("t2") == (4, 3)
 
     async def test_a_statement_and_its_marker_are_applied_together(self, store: GraphStore) -> None:
-        marker = ("MERGE (j:_Mark {k: 'm'}) SET j.done = $done", {"done": 1})
+        await store.execute("t9", "CREATE (:_Mark {k: 'm', done: 0})")
+        marker = ("MATCH (j:_Mark {k: 'm'}) SET j.done = $done", {"done": 1})  # the journal's form
         s = await store.execute("t9", "CREATE (:Movie {name: 'Kismet'}), (:Movie {name: 'Blockade'})", marker=marker)
-        assert s.nodes_created == 2  # the statement's own counts, not the marker's
+        assert s.nodes_created == 2 and s.properties_set == 2  # the statement's own counts, not the marker's
         done = "MATCH (j:_Mark {k: 'm'}) RETURN j.done AS done"
         assert await store.read("t9", done) == [{"done": 1}]
         with pytest.raises(QueryRejectedError):  # a refused statement is an error, with or without a marker
             await store.execute("t9", "CREATE (x:Movie {name: 'x'}) RETURN y", marker=(marker[0], {"done": 2}))
         assert await store.read("t9", "MATCH (m:Movie) RETURN count(m) AS n") == [{"n": 2}]
+        assert await store.read("t9", done) == [{"done": 1}]  # nor its marker
 
     async def test_read_refuses_writes(self, store: GraphStore) -> None:
         await store.write("t3", LOAD, ROWS)

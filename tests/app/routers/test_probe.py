@@ -1,0 +1,139 @@
+"""The outside probe's cases (issue 38), against the real app: the longest valid question in every mode, a streamed
+body over the limit, an unhandled error, and every request while the graph server is paused."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from app.container import Container
+from app.observability import RequestIdFilter
+from tests.conftest import ADMIN_TOKEN
+
+LONGEST = (
+    "I am planning a long railway journey across the country and I would like to understand the history of the "
+    "rolling stock and the structures along the way, so please bear with this detailed question. "
+    "Which manufacturer built the Sable Class locomotives, who designed the Kestrel Class, how many arches does the "
+    "Drummel Viaduct have, where is the Drummel Viaduct, which line crosses it, which company operated the line "
+    "when it opened, and in which city was the designer of the Curlew Class born? "
+) * 6
+LONGEST = LONGEST[:1999] + "?"
+"""2,000 characters, the most a question may have, and under the 512 answer-model tokens: valid input."""
+
+
+async def test_the_longest_valid_question_is_answered_in_every_mode(
+    client: httpx.AsyncClient, container: Container
+) -> None:
+    assert len(LONGEST) == 2000
+    for mode in sorted(container.retrievers):
+        body = {"question": LONGEST, "namespace": "demo", "mode": mode, "top_k": 5, "cache": False}
+        r = await client.post("/retrieve", json=body)
+        assert r.status_code == 200, f"{mode}: {r.status_code} {r.text[:500]}"
+    for mode in ("vector", "text2cypher"):
+        r = await client.post("/ask", json={"question": LONGEST, "namespace": "demo", "mode": mode, "cache": False})
+        assert r.status_code == 200, f"/ask {mode}: {r.status_code} {r.text[:500]}"
+        assert r.json()["items"]
+
+
+async def _chunks(total: int, sent: list[int], size: int = 64 * 1024) -> AsyncIterator[bytes]:
+    yield b'{"question": "q", "filters": {"pad": "'
+    while sum(sent) < total:
+        sent.append(size)
+        yield b"y" * size
+    yield b'"}}'
+
+
+@pytest.mark.parametrize(("route", "limit_of"), [("/retrieve", "max_body_bytes"), ("/admin/ingest", "admin")])
+async def test_a_streamed_body_over_the_limit_is_a_413_and_is_not_read_to_its_end(
+    client: httpx.AsyncClient, container: Container, route: str, limit_of: str
+) -> None:
+    s = container.settings
+    limit = s.server.max_body_bytes if limit_of == "max_body_bytes" else s.ingest.max_inline_bytes
+    sent: list[int] = []
+    r = await client.post(
+        route,
+        content=_chunks(limit * 3, sent),  # no Content-Length: chunked transfer encoding
+        headers={"content-type": "application/json", "authorization": f"Bearer {ADMIN_TOKEN}"},
+    )
+    assert r.status_code == 413, r.text[:300]
+    err = r.json()["error"]
+    assert err["code"] == "payload_too_large" and str(limit) in err["message"]
+    assert err["request_id"] == r.headers["x-request-id"]
+    assert sum(sent) <= limit + 2 * 64 * 1024  # reading stopped at the limit
+
+
+async def test_an_unhandled_error_keeps_the_request_id_in_body_header_and_log(
+    client: httpx.AsyncClient, container: Container, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(container.retrievers["bm25"], "retrieve", broken)
+    caplog.handler.addFilter(RequestIdFilter())
+    with caplog.at_level(logging.ERROR, logger="app.main"):
+        r = await client.post(
+            "/retrieve",
+            json={"question": "q", "namespace": "demo", "mode": "bm25", "cache": False},
+            headers={"x-request-id": "probe-500"},
+        )
+    assert r.status_code == 500
+    assert r.headers["x-request-id"] == "probe-500"
+    err = r.json()["error"]
+    assert err["code"] == "internal_error" and err["request_id"] == "probe-500" and "a bug" not in r.text
+    logged = [rec for rec in caplog.records if rec.name == "app.main" and rec.exc_info]
+    assert logged and all(getattr(rec, "request_id", None) == "probe-500" for rec in logged)
+
+
+async def test_while_the_graph_server_is_paused_every_request_ends_within_its_deadline(
+    client: httpx.AsyncClient, container: Container
+) -> None:
+    """SIGSTOP of the embedded graph server with ``/namespaces`` and every mode in flight: each answers (degraded,
+    503 or 504) within the graph deadline + 1 s of what it takes with the server up, not after the pause."""
+    graph = container.graph
+    server = getattr(graph, "server", None)
+    assert server is not None and server.pid is not None
+    deadline_s = container.settings.graph.query_timeout_s
+    pause_s = 3 * deadline_s
+
+    async def timed(method: str, url: str, body: dict[str, object] | None = None) -> tuple[str, int, float]:
+        t0 = time.monotonic()
+        r = await client.request(method, url, json=body)
+        return f"{method} {url} {body and body.get('mode')}", r.status_code, time.monotonic() - t0
+
+    def batch() -> list[asyncio.Future[tuple[str, int, float]]]:
+        q = {"question": "Which manufacturer built the Sable Class?", "namespace": "demo", "cache": False}
+        calls = [timed("GET", "/namespaces")]
+        calls += [timed("POST", "/retrieve", q | {"mode": m}) for m in sorted(container.retrievers)]
+        calls.append(timed("POST", "/ask", q | {"mode": "vector", "max_tokens": 8}))
+        return [asyncio.ensure_future(c) for c in calls]
+
+    up = {name: (status, s) for name, status, s in await asyncio.gather(*batch())}
+    assert all(status == 200 for status, _ in up.values()), up
+    os.kill(server.pid, signal.SIGSTOP)
+    t0 = time.monotonic()
+    try:
+        paused = await asyncio.gather(*batch())
+        assert time.monotonic() - t0 < pause_s  # nothing waited out the pause
+    finally:
+        os.kill(server.pid, signal.SIGCONT)
+    slow = {
+        name: (status, round(s, 2), round(up[name][1], 2))
+        for name, status, s in paused
+        if s > up[name][1] + deadline_s + 1.0
+    }
+    assert not slow, f"past the deadline (status, seconds paused, seconds up): {slow}"
+    assert all(status in (200, 503, 504) for _, status, _ in paused), paused
+    assert any(status != 200 for _, status, _ in paused)  # /namespaces at least cannot answer without the graph
+    for _ in range(50):  # and it all works again once the server answers
+        if not getattr(graph, "watch").unresponsive:
+            break
+        await asyncio.sleep(0.1)
+    r = await client.get("/namespaces")
+    assert r.status_code == 200 and any(n["namespace"] == "demo" for n in r.json()["namespaces"])
