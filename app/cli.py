@@ -303,19 +303,17 @@ def bench(
 
 @cli.command("bench-ingest")
 def bench_ingest(
-    scripts: Annotated[
-        list[Path] | None, typer.Argument(help="Cypher scripts (default: the dev ones).")
-    ] = None,
+    scripts: Annotated[list[Path] | None, typer.Argument(help="Cypher scripts (default: the dev ones).")] = None,
     port: Annotated[int, typer.Option(help="Loopback port of the services started.")] = 8766,
     kill: Annotated[bool, typer.Option(help="Also kill -9 the service mid-way and let start-up finish.")] = True,
     work_dir: Annotated[Path, typer.Option(help="Where the runs' data dirs go.")] = Path("var/bench-ingest"),
     reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
 ) -> None:
-    """Cypher scripts through the CLI, the admin route, and the admin route killed mid-way (app/eval/bench_ingest.py):
+    """Cypher scripts through the CLI, the admin route, and the admin route killed mid-way (app/ingestbench.py):
     time, peak RSS, counts; writes reports/bench_ingest/."""
     import shutil
 
-    from app.eval.bench_ingest import run_bench
+    from app.ingestbench import run_bench
 
     shared = Path("../shared/data")
     chosen = scripts or [

@@ -328,7 +328,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+        codes = {400: "malformed_body", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
         code = codes.get(exc.status_code, "http_error")
         return JSONResponse(
             error_body(exc.status_code, code, str(exc.detail)),
@@ -397,6 +397,7 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         description="Answers questions over knowledge graphs and document collections: `POST /ask` (answer, "
         "citations, trace) and `POST /retrieve` (ranked items with provenance).",
         lifespan=lifespan,
+        redirect_slashes=False,  # "/admin/documents/" is a 404, not a redirect to a route of another method
     )
     app.state.settings = settings
     app.state.container = None

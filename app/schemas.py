@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictBool, StrictInt, field_validator
 
 from app.retrievers.types import (
     CacheHit,
@@ -36,7 +36,7 @@ class RetrieveRequest(_Request):
     )
     namespace: str = Field("default", pattern=NAMESPACE_PATTERN, examples=["demo"])
     mode: str | None = Field(None, description="Retriever mode; unset = the configured default.", examples=["vector"])
-    top_k: int | None = Field(None, ge=1, le=100, description="Items to return (1-100).", examples=[5])
+    top_k: StrictInt | None = Field(None, ge=1, le=100, description="Items to return (1-100).", examples=[5])
     filters: dict[str, FilterValue] = Field(
         default_factory=dict,
         description="Payload filters: {field: value}, {field: [any of]}, {field: {gte, lte}}.",
@@ -122,7 +122,12 @@ class IngestRequest(_Request):
     format: Literal["metaqa", "tsv", "csv", "documents", "cypher"]
     path: str | None = Field(None, description="Server-side file or folder under an allowed ingest path.")
     triples: list[tuple[str, str, str]] | None = Field(None, description="Inline [subject, relation, object].")
-    labels: dict[str, tuple[str, str]] | None = Field(None, description="relation -> [subject label, object label]")
+    labels: dict[str, tuple[str, str]] | None = Field(
+        None, description="With inline triples: relation -> [subject label, object label]."
+    )
+    labels_path: str | None = Field(
+        None, description="With a path of triples: a server-side labels JSON file under an allowed ingest path."
+    )
     documents: list[dict[str, str]] | None = Field(
         None, description="Inline [{text, title?, type?: text | markdown | html, key?}]."
     )

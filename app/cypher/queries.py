@@ -209,11 +209,21 @@ JOURNAL_STOP = (
 JOURNAL_END = f"MATCH {_J} DELETE j"
 
 
-def with_marker(statement: str, marker: str) -> str:
-    """One query that runs a script statement, then the journal's marker (``JOURNAL_NEXT``): the statement inside
-    a ``CALL`` subquery keeps its own ``RETURN`` (if any) to itself, and ``count(*)`` leaves exactly one row for the
-    marker, also when the statement matched nothing. Newlines around the statement end a trailing ``//`` comment."""
-    return f"CALL {{\n{statement}\n}}\nWITH count(*) AS _applied\n{marker}"
+_PROCEDURE_CALL = re.compile(r"\bCALL\s+[A-Za-z_][\w.]*\s*\(", re.IGNORECASE)
+
+
+def with_marker(statement: str, marker: str) -> list[str]:
+    """Single queries that run a script statement and then the journal's marker (``JOURNAL_NEXT``), in the order to
+    try them. First the marker after the statement: ``count(*)`` leaves exactly one row for it, also when the
+    statement matched nothing (a newline ends a trailing ``//`` comment). A statement that ends in its own
+    ``RETURN`` is refused in that form: then the statement inside a ``CALL`` subquery, which keeps its rows to
+    itself. A procedure call never goes inside ``CALL { }``: FalkorDB 4.16.3 dies of a segfault on
+    ``CALL { CALL db.labels() }``."""
+    tail = f"\nWITH count(*) AS _applied\n{marker}"
+    forms = [f"{statement}{tail}"]
+    if not _PROCEDURE_CALL.search(statement):
+        forms.append(f"CALL {{\n{statement}\n}}{tail}")
+    return forms
 
 
 JOURNAL_OPEN = (

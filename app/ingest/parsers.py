@@ -142,16 +142,38 @@ def read_triples(path: Path, fmt: str) -> list[Triple]:
         return list(parse_triple_lines(fh, fmt, source=str(path)))
 
 
+RESERVED_LABELS = frozenset({"Page", "SubChapter", "Chunk"})
+"""The document structure's labels (``app/ingest/structure.py``): a triple's node never takes one, nor any label
+starting with ``_`` (the service's own bookkeeping: the ingest journal and log)."""
+
+
+def check_label_map(labels: dict[str, tuple[str, str]], source: str = "labels") -> dict[str, tuple[str, str]]:
+    """``labels`` as given, or ``InvalidInputError`` naming the first label a triple's node may not take."""
+    for rel, pair in labels.items():
+        for label in pair:
+            if label.startswith("_") or label in RESERVED_LABELS:
+                raise InvalidInputError(
+                    f"{source}: {rel!r} maps to the label {label!r}, which the service keeps for itself "
+                    f"(labels starting with '_' and {', '.join(sorted(RESERVED_LABELS))})"
+                )
+    return labels
+
+
 def load_label_map(path: Path | None) -> dict[str, tuple[str, str]]:
     if path is None:
         return {}
-    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInputError(f"labels file {path}: cannot be read as JSON ({type(exc).__name__})") from exc
+    if not isinstance(raw, dict):
+        raise InvalidInputError(f"labels file {path}: expected {{relation: [subject_label, object_label]}}")
     out: dict[str, tuple[str, str]] = {}
     for rel, pair in raw.items():
         if not (isinstance(pair, list) and len(pair) == 2):
             raise InvalidInputError(f"labels file {path}: {rel!r} must map to [subject_label, object_label]")
         out[rel] = (str(pair[0]), str(pair[1]))
-    return out
+    return check_label_map(out, f"labels file {path}")
 
 
 # --- documents ----------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from app.ingest.journal import FAILED, INTERRUPTED, IngestJournal, JournalEntry
 from app.ingest.parsers import (
     Document,
     Triple,
+    check_label_map,
     load_label_map,
     normalise_relation,
     parse_schema_statement,
@@ -89,6 +90,19 @@ def source_digest(fmt: str, path: Path, labels_file: Path | None) -> str:
             while block := fh.read(1 << 20):
                 h.update(block)
     return h.hexdigest()
+
+
+def check_source(fmt: str, path: Path, labels_file: Path | None) -> None:
+    """``InvalidInputError`` unless ``path`` can be ingested as ``fmt``: it exists, a folder only for documents, and
+    the labels file is a file. Before the journal: nothing is written for a source that cannot be."""
+    try:
+        for p, what in ((path, "source"), *(((labels_file, "labels file"),) if labels_file else ())):
+            if not p.exists():
+                raise InvalidInputError(f"{what} {p} does not exist")
+            if p.is_dir() and (what != "source" or fmt != "documents"):
+                raise InvalidInputError(f"{what} {p} is a folder; format {fmt} reads one file (documents: a folder)")
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise InvalidInputError(f"{what} path cannot be used ({type(exc).__name__}: {exc})") from exc
 
 
 def path_source(path: Path, labels_file: Path | None) -> dict[str, Any]:
@@ -284,11 +298,13 @@ class Ingestor:
         map) is skipped unless ``force``; the per-item idempotency below makes a forced re-run cheap anyway."""
         if fmt not in FORMATS:
             raise InvalidInputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
-        if not await asyncio.to_thread(path.exists):
-            raise InvalidInputError(f"{path} does not exist")
         check_namespace(namespace)
+        await asyncio.to_thread(check_source, fmt, path, labels_path)
         labels_file = labels_path
-        sha = await asyncio.to_thread(source_digest, fmt, path, labels_file)
+        try:
+            sha = await asyncio.to_thread(source_digest, fmt, path, labels_file)
+        except OSError as exc:
+            raise InvalidInputError(f"{path}: cannot be read ({type(exc).__name__})") from exc
         if not force and await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha}):
             return IngestReport(namespace, fmt, {"sources_unchanged": 1}, changed=False)
 
@@ -301,7 +317,10 @@ class Ingestor:
                 docs = await asyncio.to_thread(read_documents, path)
                 report = await self._documents(namespace, docs, progress=progress)
             else:
-                script = await asyncio.to_thread(path.read_text, encoding="utf-8")
+                try:
+                    script = await asyncio.to_thread(path.read_text, encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as exc:
+                    raise InvalidInputError(f"{path}: cannot be read as UTF-8 text ({type(exc).__name__})") from exc
                 report = await self._cypher(entry, script, progress=progress)
             await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": fmt})
             return report
@@ -317,7 +336,7 @@ class Ingestor:
         fmt: str = "triples",
         progress: Progress = _noop,
     ) -> IngestReport:
-        labels = labels or {}
+        labels = check_label_map(labels or {})
         data = {"triples": [[t.subject, t.relation, t.object] for t in triples], "labels": labels}
 
         async def work(entry: JournalEntry) -> IngestReport:
@@ -658,6 +677,8 @@ class Ingestor:
         """Run a Cypher script once (a script already run, by SHA-256, is skipped). Each statement is applied
         together with the journal's count of statements done, so a script cut off by a crash resumes after its
         last applied statement: a script of ``CREATE`` s is never applied twice."""
+        if not split_cypher_script(script):
+            raise InvalidInputError("the Cypher script has no statement")
 
         async def work(entry: JournalEntry) -> IngestReport:
             return await self._cypher(entry, script, progress=progress)

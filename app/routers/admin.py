@@ -34,7 +34,10 @@ AdminDep = Annotated[Principal, Depends(require_admin)]
 
 
 def _allowed_path(raw: str, roots: list[Path]) -> Path:
-    path = Path(raw).resolve()
+    try:
+        path = Path(raw).resolve()
+    except (OSError, ValueError) as exc:  # a NUL byte, a loop of links
+        raise InvalidInputError(f"path cannot be used ({type(exc).__name__})") from exc
     for root in roots:
         if path == root.resolve() or root.resolve() in path.parents:
             return path
@@ -65,9 +68,15 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
         raise InvalidInputError("give exactly one of path, triples, documents or cypher")
     ing = container.ingestor
     report: IngestReport
+    if req.labels is not None and req.triples is None:
+        raise InvalidInputError("labels go with inline triples; with a path, name a labels file in labels_path")
+    if req.labels_path is not None and req.path is None:
+        raise InvalidInputError("labels_path goes with path")
     if req.path is not None:
-        path = _allowed_path(req.path, settings.ingest.allowed_paths)
-        report = await ing.detached(ing.ingest_path(req.namespace, req.format, path))
+        roots = settings.ingest.allowed_paths
+        path = _allowed_path(req.path, roots)
+        labels = _allowed_path(req.labels_path, roots) if req.labels_path is not None else None
+        report = await ing.detached(ing.ingest_path(req.namespace, req.format, path, labels_path=labels))
     elif req.triples is not None:
         if req.format not in ("metaqa", "tsv", "csv"):
             raise InvalidInputError("inline triples need format metaqa, tsv or csv")

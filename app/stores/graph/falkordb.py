@@ -257,25 +257,28 @@ class FalkorDBGraphStore:
         applies neither. Not ``MULTI``/``EXEC``: a write that runs past the server's ``busy-reply-threshold`` inside
         ``EXEC`` while another client waits crashes the server (``server.c`` ``'!server.in_exec'``).
 
-        A statement that cannot run inside ``CALL { }`` (refused in that form) runs alone and its marker right after:
-        a crash between the two would run it again on resume, so the log says so."""
+        A statement refused in every combined form runs alone and its marker right after (a crash between the two
+        would run it again on resume, so the log says so); a statement that is wrong in itself fails there with its
+        own error."""
         merged = dict(params or {})
         clash = merged.keys() & marker[1].keys()
         if clash:
             raise ValueError(f"statement and marker share parameter names: {sorted(clash)}")
         merged.update(marker[1])
-        try:
-            summary = await self.execute(namespace, Q.with_marker(cypher, marker[0]), merged)
-        except QueryRejectedError:
-            summary = await self.execute(namespace, cypher, params)  # the statement's own error, if it has one
-            log.warning(
-                "%s: a script statement runs apart from its journal marker (refused inside CALL { }); "
-                "a crash before the marker would apply it again on resume",
-                namespace,
-            )
-            await self.execute(namespace, marker[0], marker[1])
+        for query in Q.with_marker(cypher, marker[0]):
+            try:
+                summary = await self.execute(namespace, query, merged)
+            except QueryRejectedError:
+                continue  # refused: nothing of it was applied
+            summary.properties_set = max(0, summary.properties_set - 1)  # the marker's own property
             return summary
-        summary.properties_set = max(0, summary.properties_set - 1)  # the marker's own property
+        summary = await self.execute(namespace, cypher, params)
+        log.warning(
+            "%s: a script statement runs apart from its journal marker (no combined form was accepted); "
+            "a crash before the marker would apply it again on resume",
+            namespace,
+        )
+        await self.execute(namespace, marker[0], marker[1])
         return summary
 
     async def write(

@@ -9,6 +9,7 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -132,8 +133,89 @@ async def test_while_the_graph_server_is_paused_every_request_ends_within_its_de
     assert all(status in (200, 503, 504) for _, status, _ in paused), paused
     assert any(status != 200 for _, status, _ in paused)  # /namespaces at least cannot answer without the graph
     for _ in range(50):  # and it all works again once the server answers
-        if not getattr(graph, "watch").unresponsive:
+        if not graph.watch.unresponsive:
             break
         await asyncio.sleep(0.1)
     r = await client.get("/namespaces")
     assert r.status_code == 200 and any(n["namespace"] == "demo" for n in r.json()["namespaces"])
+
+
+ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"format": "metaqa", "path": "/tmp/kg.txt\x00.txt"}, "path cannot be used"),
+        ({"format": "metaqa", "path": "/x", "labels": {"r": ["A", "B"]}}, "labels_path"),
+        ({"format": "metaqa", "triples": [["a", "r", "b"]], "labels_path": "/x"}, "labels_path goes with path"),
+        ({"format": "cypher", "cypher": "   // only a comment\n"}, "no statement"),
+        ({"format": "metaqa", "triples": [["a", "r", "b"]], "labels": {"r": ["Chunk", "_IngestJournal"]}}, "keeps"),
+    ],
+)
+async def test_bad_admin_ingests_are_a_clear_422_and_leave_nothing(
+    client: httpx.AsyncClient, body: dict[str, object], needle: str
+) -> None:
+    r = await client.post("/admin/ingest", json={"namespace": "probe_bad"} | body, headers=ADMIN)
+    assert r.status_code == 422, r.text[:300]
+    assert needle in r.json()["error"]["message"]
+    listed = (await client.get("/namespaces")).json()["namespaces"]
+    assert not any(n["namespace"] == "probe_bad" for n in listed)  # no journal entry, no node
+
+
+async def test_a_source_that_cannot_be_ingested_is_refused_before_the_journal(
+    container: Container, tmp_path: Path
+) -> None:
+    from app.errors import InvalidInputError
+
+    kg = tmp_path / "kg.txt"
+    kg.write_text("Sable Class|built_by|Orrin Works\n", encoding="utf-8")
+    cases = [
+        ("metaqa", tmp_path, None, "is a folder"),  # a folder for a file format
+        ("cypher", tmp_path, None, "is a folder"),
+        ("metaqa", tmp_path / ("x" * 300), None, "path cannot be used"),  # a name too long
+        ("metaqa", tmp_path / "missing.txt", None, "does not exist"),
+        ("metaqa", kg, tmp_path, "labels file"),  # the labels file is a folder
+    ]
+    for fmt, path, labels, needle in cases:
+        with pytest.raises(InvalidInputError) as err:
+            await container.ingestor.ingest_path("probe_src", fmt, path, labels_path=labels)
+        assert needle in err.value.message
+    assert await container.ingestor.pending("probe_src") == []
+    labels = tmp_path / "labels.json"
+    labels.write_text('{"built_by": ["Locomotive", "Manufacturer"]}', encoding="utf-8")
+    await container.ingestor.ingest_path("probe_src", "metaqa", kg, labels_path=labels)
+    rows = await container.graph.read("probe_src", "MATCH (m:Manufacturer) RETURN m.name AS name")
+    assert rows == [{"name": "Orrin Works"}]
+
+
+async def test_a_procedure_call_in_a_script_does_not_crash_the_graph_server(
+    client: httpx.AsyncClient, container: Container
+) -> None:
+    """FalkorDB 4.16.3 dies of a segfault on ``CALL { CALL db.labels() }``: a script's statements are never put in
+    that form (``Q.with_marker``), so a script of procedure calls and RETURNs ingests and the server lives."""
+    server = getattr(container.graph, "server", None)
+    pid = server.pid if server is not None else None
+    script = "CALL db.labels();\nCREATE (n:ProbeThing {name: 'one'}) RETURN n;\nCALL db.relationshipTypes();\n"
+    r = await client.post(
+        "/admin/ingest", json={"namespace": "probe_proc", "format": "cypher", "cypher": script}, headers=ADMIN
+    )
+    assert r.status_code == 200, r.text[:300]
+    assert r.json()["counts"]["statements"] == 3
+    await asyncio.sleep(1.0)  # the supervisor would have seen a crash by now
+    assert server is None or (server.pid == pid and not server.exited())
+    rows = await container.graph.read("probe_proc", "MATCH (n:ProbeThing) RETURN n.name AS name")
+    assert rows == [{"name": "one"}]
+
+
+async def test_odd_requests_from_the_probe_get_clear_answers(client: httpx.AsyncClient) -> None:
+    r = await client.delete("/admin/documents/", params={"namespace": "demo"}, headers=ADMIN)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"  # not a redirect
+    r = await client.post("/retrieve", json={"question": "q", "namespace": "demo", "top_k": True})
+    assert r.status_code == 422 and "top_k" in r.json()["error"]["message"]
+    r = await client.post("/retrieve", json={"question": "Who built the Sable\x00 Class?", "namespace": "demo"})
+    assert r.status_code == 422 and "NUL" in r.json()["error"]["message"]
+    r = await client.post(
+        "/retrieve", content=b'{"question": "\xff\xfe"}', headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] in ("malformed_json", "malformed_body")

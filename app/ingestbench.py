@@ -68,6 +68,10 @@ class PeakMemory:
             self.children_kb = max(self.children_kb, sum(_rss_kb(c) for c in _children(self.pid)))
             self._stop.wait(self.every_s)
 
+    def mb(self) -> tuple[float, float]:
+        """(peak of the process, peak of its children), in MB."""
+        return round(self.process_kb / 1024, 1), round(self.children_kb / 1024, 1)
+
     def __enter__(self) -> PeakMemory:
         self._thread.start()
         return self
@@ -112,7 +116,7 @@ def run_cli(script: Path, namespace: str, data_dir: Path) -> Run:
     with PeakMemory(proc.pid) as mem:
         out, _ = proc.communicate()
     run.seconds = round(time.perf_counter() - t0, 1)
-    run.peak_rss_mb, run.peak_graph_server_rss_mb = round(mem.process_kb / 1024, 1), round(mem.children_kb / 1024, 1)
+    run.peak_rss_mb, run.peak_graph_server_rss_mb = mem.mb()
     if proc.returncode != 0:
         run.error = f"exit code {proc.returncode}"
         return run
@@ -149,10 +153,7 @@ def run_admin(script: Path, namespace: str, data_dir: Path, port: int) -> Run:
         with PeakMemory(svc.proc.pid) as mem:
             r = svc.client.post("/admin/ingest", json=body)
         run.seconds = round(time.perf_counter() - t0, 1)
-        run.peak_rss_mb, run.peak_graph_server_rss_mb = (
-            round(mem.process_kb / 1024, 1),
-            round(mem.children_kb / 1024, 1),
-        )
+        run.peak_rss_mb, run.peak_graph_server_rss_mb = mem.mb()
         if r.status_code != 200:
             run.error = f"{r.status_code} {r.text[:300]}"
             return run
@@ -204,10 +205,7 @@ def run_killed(script: Path, namespace: str, data_dir: Path, port: int, statemen
                     break
         run.recovery_seconds = round(time.perf_counter() - t1, 1)
         run.seconds = round(time.perf_counter() - t0, 1)
-        run.peak_rss_mb, run.peak_graph_server_rss_mb = (
-            round(mem.process_kb / 1024, 1),
-            round(mem.children_kb / 1024, 1),
-        )
+        run.peak_rss_mb, run.peak_graph_server_rss_mb = mem.mb()
         ns = again.namespace(namespace)
         run.nodes, run.relationships = int(ns.get("nodes", 0)), int(ns.get("relationships", 0))
     finally:
