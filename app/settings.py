@@ -48,6 +48,10 @@ class GraphSettings(BaseModel):
     """FalkorDB queries in flight at once (the client's connection pool is sized to it); a query that cannot start
     within ``queue_timeout_s`` is a clean ``503 overloaded`` with ``Retry-After``."""
     queue_timeout_s: float = Field(2.0, gt=0)
+    vet_timeout_s: float = Field(10.0, ge=0)
+    """FalkorDB: before a Cypher script is applied, each statement is planned on a throwaway server of the packaged
+    build, so one that the engine dies on or spins on is refused instead of taking the graph down for every tenant;
+    this is the longest one statement may take to plan there (0: no such check)."""
 
 
 class VectorSettings(BaseModel):

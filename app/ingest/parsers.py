@@ -138,8 +138,11 @@ def parse_triple_lines(lines: Iterable[str], fmt: str, source: str = "input") ->
 
 
 def read_triples(path: Path, fmt: str) -> list[Triple]:
-    with open(path, encoding="utf-8") as fh:
-        return list(parse_triple_lines(fh, fmt, source=str(path)))
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return list(parse_triple_lines(fh, fmt, source=str(path)))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InvalidInputError(f"{path}: not {fmt} text in UTF-8 ({type(exc).__name__})") from exc
 
 
 RESERVED_LABELS = frozenset({"Page", "SubChapter", "Chunk"})
@@ -180,8 +183,7 @@ def load_label_map(path: Path | None) -> dict[str, tuple[str, str]]:
 def _docs_from_json(data: Any, source: str) -> Iterator[Document]:
     if isinstance(data, dict):  # HotpotQA corpus: {title: [sentences]}
         for title, sents in data.items():
-            text = "".join(sents) if isinstance(sents, list) else str(sents)
-            yield Document(str(title), text, source)
+            yield Document(str(title), _text_of(sents, f"{source}[{title!r}]"), source)
         return
     if not isinstance(data, list):
         raise InvalidInputError(f"{source}: expected a list of {{title, text}} objects or a {{title: text}} map")
@@ -189,13 +191,20 @@ def _docs_from_json(data: Any, source: str) -> Iterator[Document]:
     for i, obj in enumerate(data):
         if not isinstance(obj, dict) or "text" not in obj:
             raise InvalidInputError(f"{source}[{i}]: each document needs 'text' (and 'title')")
-        text = obj["text"]
-        if isinstance(text, list):
-            text = "".join(text)
+        text = _text_of(obj["text"], f"{source}[{i}].text")
         title = str(obj.get("title") or f"{Path(source).stem}-{i}")
         seen[title] = seen.get(title, 0) + 1
         key = str(obj.get("id") or (title if seen[title] == 1 else f"{title} ({seen[title]})"))
-        yield Document(title, str(text), source, key)
+        yield Document(title, text, source, key)
+
+
+def _text_of(value: Any, where: str) -> str:
+    """A document's text: a string, or a list of strings (sentences) joined."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "".join(value)
+    raise InvalidInputError(f"{where}: a document's text must be a string or a list of strings")
 
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -331,11 +340,26 @@ def parse_html(text: str, fallback_title: str, source: str) -> Document:
     return _sections_document(title, [(path, ["\n\n".join(lines)]) for path, lines in parts], p.links, source)
 
 
+def source_files(path: Path) -> list[Path]:
+    """The regular files of a folder (sorted) that stay inside it once links are followed: a link in the folder to
+    a file elsewhere (``/etc/passwd``) is not read; or the file itself."""
+    if not path.is_dir():
+        return [path]
+    root = path.resolve()
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.resolve().is_relative_to(root))
+
+
 def read_documents(path: Path) -> list[Document]:
     """A folder of ``.md``/``.txt``/``.html``/``.json``/``.jsonl`` files, or one such file."""
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    try:
+        return _read_documents(path)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInputError(f"{path}: a document is not UTF-8 text or valid JSON ({type(exc).__name__})") from exc
+
+
+def _read_documents(path: Path) -> list[Document]:
     docs: list[Document] = []
-    for f in files:
+    for f in source_files(path):
         suffix = f.suffix.lower()
         if suffix in (".md", ".markdown", ".txt"):
             docs.append(parse_markdown(f.read_text(encoding="utf-8"), f.stem.replace("-", " "), str(f)))

@@ -34,6 +34,7 @@ from app.ingest.parsers import (
     parse_schema_statement,
     read_documents,
     read_triples,
+    source_files,
     split_cypher_script,
 )
 from app.ingest.structure import (
@@ -83,8 +84,7 @@ def _noop(stage: str, done: int, total: int) -> None:
 def source_digest(fmt: str, path: Path, labels_file: Path | None) -> str:
     """SHA-256 over the format, the label map and every file of the source (sorted), for skip-if-unchanged."""
     h = hashlib.sha256(f"{fmt}\n".encode())
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    for f in [*([labels_file] if labels_file else []), *files]:
+    for f in [*([labels_file] if labels_file else []), *source_files(path)]:
         h.update(f.name.encode())
         with open(f, "rb") as fh:
             while block := fh.read(1 << 20):
@@ -101,6 +101,8 @@ def check_source(fmt: str, path: Path, labels_file: Path | None) -> None:
                 raise InvalidInputError(f"{what} {p} does not exist")
             if p.is_dir() and (what != "source" or fmt != "documents"):
                 raise InvalidInputError(f"{what} {p} is a folder; format {fmt} reads one file (documents: a folder)")
+            if not p.is_dir() and not p.is_file():  # a FIFO or a device would block the read for ever
+                raise InvalidInputError(f"{what} {p} is not a regular file")
     except (OSError, ValueError) as exc:  # a name too long, a NUL byte
         raise InvalidInputError(f"{what} path cannot be used ({type(exc).__name__}: {exc})") from exc
 
@@ -307,20 +309,29 @@ class Ingestor:
             raise InvalidInputError(f"{path}: cannot be read ({type(exc).__name__})") from exc
         if not force and await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha}):
             return IngestReport(namespace, fmt, {"sources_unchanged": 1}, changed=False)
+        # read and parsed before the journal: a source that cannot be ingested leaves nothing behind
+        labels: dict[str, tuple[str, str]] = {}
+        triples: list[Triple] = []
+        docs: list[Document] = []
+        script = ""
+        if fmt in TRIPLE_FORMATS:
+            labels = await asyncio.to_thread(load_label_map, labels_file)
+            triples = await asyncio.to_thread(read_triples, path, fmt)
+        elif fmt == "documents":
+            docs = await asyncio.to_thread(read_documents, path)
+        else:
+            try:
+                script = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InvalidInputError(f"{path}: cannot be read as UTF-8 text ({type(exc).__name__})") from exc
+            await self._vet(script)
 
         async def work(entry: JournalEntry) -> IngestReport:
             if fmt in TRIPLE_FORMATS:
-                labels = load_label_map(labels_file)
-                triples = await asyncio.to_thread(read_triples, path, fmt)
                 report = await self._triples(namespace, triples, labels, fmt=fmt, progress=progress)
             elif fmt == "documents":
-                docs = await asyncio.to_thread(read_documents, path)
                 report = await self._documents(namespace, docs, progress=progress)
             else:
-                try:
-                    script = await asyncio.to_thread(path.read_text, encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as exc:
-                    raise InvalidInputError(f"{path}: cannot be read as UTF-8 text ({type(exc).__name__})") from exc
                 report = await self._cypher(entry, script, progress=progress)
             await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": fmt})
             return report
@@ -677,13 +688,23 @@ class Ingestor:
         """Run a Cypher script once (a script already run, by SHA-256, is skipped). Each statement is applied
         together with the journal's count of statements done, so a script cut off by a crash resumes after its
         last applied statement: a script of ``CREATE`` s is never applied twice."""
-        if not split_cypher_script(script):
-            raise InvalidInputError("the Cypher script has no statement")
+        sha = hashlib.sha256(script.encode("utf-8")).hexdigest()
+        if not await self.graph.read(namespace, Q.INGEST_LOG_FIND, {"sha": sha}):  # a script run before: skipped
+            await self._vet(script)
 
         async def work(entry: JournalEntry) -> IngestReport:
             return await self._cypher(entry, script, progress=progress)
 
         return await self._inline(namespace, "cypher", {"script": script}, work)
+
+    async def _vet(self, script: str) -> None:
+        """Before the journal: a script with no statement, or one whose statement the engine would refuse or could
+        not survive (``GraphStore.vet``), is a 4xx and nothing of it is applied."""
+        statements = split_cypher_script(script)
+        if not statements:
+            raise InvalidInputError("the Cypher script has no statement")
+        checked = [(i + 1, st) for i, st in enumerate(statements) if parse_schema_statement(st) is None]
+        await self.graph.vet(checked, len(statements))
 
     async def _cypher(self, entry: JournalEntry, script: str, *, progress: Progress) -> IngestReport:
         namespace = entry.namespace

@@ -70,8 +70,8 @@ async def ingest(req: IngestRequest, container: ContainerDep, settings: Settings
     report: IngestReport
     if req.labels is not None and req.triples is None:
         raise InvalidInputError("labels go with inline triples; with a path, name a labels file in labels_path")
-    if req.labels_path is not None and req.path is None:
-        raise InvalidInputError("labels_path goes with path")
+    if req.labels_path is not None and (req.path is None or req.format not in ("metaqa", "tsv", "csv")):
+        raise InvalidInputError("labels_path goes with a path of triples (format metaqa, tsv or csv)")
     if req.path is not None:
         roots = settings.ingest.allowed_paths
         path = _allowed_path(req.path, roots)

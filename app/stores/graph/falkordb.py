@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,7 @@ class FalkorDBGraphStore:
         startup_timeout_s: float = 30.0,
         max_concurrency: int = 16,
         queue_timeout_s: float = 2.0,
+        vet_timeout_s: float = 10.0,
     ) -> None:
         if url is None and data_dir is None:
             raise ValueError("FalkorDBGraphStore needs a data_dir (embedded) or a url (external server)")
@@ -83,6 +86,8 @@ class FalkorDBGraphStore:
         self.max_result_rows = max_result_rows
         self.max_concurrency = max_concurrency
         self.queue_timeout_s = queue_timeout_s
+        self.vet_timeout_s = vet_timeout_s
+        """Longest a script statement may take to plan on the throwaway server (``vet``); 0: no vetting."""
         self._slots = asyncio.Semaphore(max_concurrency)
         self._db: Any = None
         self.watch = ServerWatch(self.backend, self._raw_ping, answer_within_s=query_timeout_s)
@@ -280,6 +285,54 @@ class FalkorDBGraphStore:
         )
         await self.execute(namespace, marker[0], marker[1])
         return summary
+
+    async def vet(self, statements: Sequence[tuple[int, str]], total: int) -> None:
+        """Plan each script statement (``GRAPH.EXPLAIN``) on a throwaway FalkorDB server of the packaged build before
+        any is applied. Some statements kill or hang the engine (4.16.3 dies of a segfault on ``CALL { CALL
+        db.labels() }`` or a few thousand nested brackets; its parser spins for minutes on two thousand nested
+        parentheses). Run on the real server, such a statement takes every tenant's graph down, or holds a core
+        for good. Here it kills only the throwaway server. A statement that the engine refuses, dies on, or plans
+        for longer than ``vet_timeout_s`` is a ``QueryRejectedError`` that names it; nothing of the script has been
+        applied then. ``statements``: (number in the script, text); ``total``: how many the script has."""
+        if not statements or self.vet_timeout_s <= 0:
+            return
+        sandbox = EmbeddedFalkorServer(Path(tempfile.mkdtemp(prefix="grag-vet-")), startup_timeout_s=30)
+        import redis.asyncio as aioredis
+
+        client: Any = None
+        try:
+            await sandbox.start()
+            client = aioredis.Redis(unix_socket_path=sandbox.socket_path, socket_timeout=None)
+            await client.execute_command("GRAPH.QUERY", "vet", "CREATE ()")  # EXPLAIN needs the graph to exist
+            for number, statement in statements:
+                where = f"statement {number} of {total}"
+                try:
+                    await asyncio.wait_for(
+                        client.execute_command("GRAPH.EXPLAIN", "vet", statement), self.vet_timeout_s
+                    )
+                except redis_errors.ResponseError as exc:
+                    raise QueryRejectedError(f"{where}: the graph engine refused it: {exc}") from exc
+                except TimeoutError as exc:
+                    if sandbox.crashed():  # dying, still writing its crash report
+                        raise QueryRejectedError(
+                            f"{where}: the graph engine dies on it (found on a throwaway FalkorDB server); nothing "
+                            "of the script was applied"
+                        ) from exc
+                    raise QueryRejectedError(
+                        f"{where}: the graph engine takes longer than {self.vet_timeout_s:g} s to plan it; nothing "
+                        "of the script was applied"
+                    ) from exc
+                except (redis_errors.RedisError, OSError) as exc:
+                    raise QueryRejectedError(
+                        f"{where}: the graph engine dies on it (found on a throwaway FalkorDB server); nothing of "
+                        "the script was applied"
+                    ) from exc
+        finally:
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+            await sandbox.kill()
+            shutil.rmtree(sandbox.dir.parent, ignore_errors=True)
 
     async def write(
         self,

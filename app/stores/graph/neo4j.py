@@ -198,6 +198,10 @@ class Neo4jGraphStore:
             relationships_deleted=c.relationships_deleted,
         )
 
+    async def vet(self, statements: Sequence[tuple[int, str]], total: int) -> None:
+        """Nothing: Neo4j refuses a statement it cannot run with an error of that statement and does not go down on
+        one (the FalkorDB store plans each on a throwaway server first)."""
+
     async def write(
         self,
         namespace: str,

@@ -148,7 +148,8 @@ ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
     [
         ({"format": "metaqa", "path": "/tmp/kg.txt\x00.txt"}, "path cannot be used"),
         ({"format": "metaqa", "path": "/x", "labels": {"r": ["A", "B"]}}, "labels_path"),
-        ({"format": "metaqa", "triples": [["a", "r", "b"]], "labels_path": "/x"}, "labels_path goes with path"),
+        ({"format": "metaqa", "triples": [["a", "r", "b"]], "labels_path": "/x"}, "labels_path goes with a path"),
+        ({"format": "documents", "path": "/x", "labels_path": "/y"}, "labels_path goes with a path of triples"),
         ({"format": "cypher", "cypher": "   // only a comment\n"}, "no statement"),
         ({"format": "metaqa", "triples": [["a", "r", "b"]], "labels": {"r": ["Chunk", "_IngestJournal"]}}, "keeps"),
     ],
@@ -177,9 +178,20 @@ async def test_a_source_that_cannot_be_ingested_is_refused_before_the_journal(
         ("metaqa", tmp_path / "missing.txt", None, "does not exist"),
         ("metaqa", kg, tmp_path, "labels file"),  # the labels file is a folder
     ]
+    os.mkfifo(tmp_path / "fifo.txt")  # a read of it would block for ever
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe|r|b\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "keys.json").write_text('{"keys": [{"id": "k1"}]}', encoding="utf-8")  # JSON, but no documents
+    cases += [
+        ("metaqa", tmp_path / "fifo.txt", None, "not a regular file"),
+        ("metaqa", kg, tmp_path / "fifo.txt", "not a regular file"),
+        ("metaqa", tmp_path / "bad.txt", None, "not metaqa text in UTF-8"),
+        ("documents", docs, None, "a document's text must be"),
+    ]
     for fmt, path, labels, needle in cases:
         with pytest.raises(InvalidInputError) as err:
-            await container.ingestor.ingest_path("probe_src", fmt, path, labels_path=labels)
+            await asyncio.wait_for(container.ingestor.ingest_path("probe_src", fmt, path, labels_path=labels), 30)
         assert needle in err.value.message
     assert await container.ingestor.pending("probe_src") == []
     labels = tmp_path / "labels.json"
@@ -187,6 +199,21 @@ async def test_a_source_that_cannot_be_ingested_is_refused_before_the_journal(
     await container.ingestor.ingest_path("probe_src", "metaqa", kg, labels_path=labels)
     rows = await container.graph.read("probe_src", "MATCH (m:Manufacturer) RETURN m.name AS name")
     assert rows == [{"name": "Orrin Works"}]
+
+
+async def test_a_link_in_a_documents_folder_does_not_reach_outside_it(container: Container, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.txt"
+    outside.write_text("The vault code is 4711.", encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "viaduct.md").write_text("# Drummel Viaduct\n\nThe Drummel Viaduct has nine arches.", encoding="utf-8")
+    (docs / "secret.md").symlink_to(outside)
+    (docs / "kestrel.md").symlink_to(docs / "sub" / "k.md")  # a link that stays inside is fine
+    (docs / "sub").mkdir()
+    (docs / "sub" / "k.md").write_text("# Kestrel Class\n\nDesigned by Ada Pell.", encoding="utf-8")
+    await container.ingestor.ingest_path("probe_links", "documents", docs)
+    listed = await container.ingestor.list_documents("probe_links")
+    assert {d["title"] for d in listed} == {"Drummel Viaduct", "Kestrel Class"}
 
 
 async def test_a_procedure_call_in_a_script_does_not_crash_the_graph_server(

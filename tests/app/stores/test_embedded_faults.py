@@ -241,3 +241,39 @@ async def test_a_long_read_of_a_live_server_is_not_given_up(tmp_path: Path) -> N
         assert not g.watch.unresponsive
     finally:
         await g.close()
+
+
+@pytest.mark.parametrize(
+    ("bad", "needle"),
+    [
+        ("CALL { CALL db.labels() } RETURN 1", "dies on it"),  # a segfault of FalkorDB 4.16.3
+        ("RETURN " + "[" * 50_000 + "]" * 50_000 + " AS x", "nothing of the script was applied"),  # dies or spins
+        ("RETURN " + "(" * 2_000 + "1" + ")" * 2_000, "longer than 1 s to plan"),  # the parser spins for minutes
+        ("CREATE (a:T) RETURN b", "refused it"),
+    ],
+)
+async def test_a_statement_the_engine_cannot_survive_is_refused_before_anything_is_applied(
+    tmp_path: Path, bad: str, needle: str
+) -> None:
+    """Each statement of a script is planned on a throwaway server first (``FalkorDBGraphStore.vet``): one the
+    engine dies on, spins on or refuses is named, nothing of the script is applied, and the real server lives."""
+    settings = make_settings(tmp_path, graph={"vet_timeout_s": 1.0})
+    c = await Container.start(settings, with_llm=False)
+    try:
+        server = c.graph.server  # type: ignore[attr-defined]
+        pid = server.pid
+        script = f"CREATE (:T {{i: 1}});\n{bad};\nCREATE (:T {{i: 3}});\n"
+        t0 = time.monotonic()
+        with pytest.raises(QueryRejectedError) as err:
+            await c.ingestor.ingest_cypher("vetted", script)
+        assert time.monotonic() - t0 < 15
+        assert "statement 2 of 3" in err.value.message and needle in err.value.message
+        assert await c.graph.counts("vetted") == (0, 0) and await c.ingestor.pending("vetted") == []
+        assert server.pid == pid and not server.exited()
+        pgrep = ["pgrep", "-f", "grag-vet-"]
+        vetting = await asyncio.to_thread(subprocess.run, pgrep, capture_output=True, text=True, check=False)
+        assert not vetting.stdout.strip()  # the throwaway server is gone
+        ok = await c.ingestor.ingest_cypher("vetted", "CREATE (:T {i: 1});\nCALL db.labels();\n")
+        assert ok.counts["statements"] == 2 and await c.graph.counts("vetted") == (1, 0)
+    finally:
+        await c.close()
