@@ -209,6 +209,8 @@ JOURNAL_STOP = (
 JOURNAL_END = f"MATCH {_J} DELETE j"
 
 
+VET_GRAPH_SEED = "CREATE ()"
+"""Makes the throwaway graph exist: ``GRAPH.EXPLAIN`` needs one (``FalkorDBGraphStore.vet``)."""
 _PROCEDURE_CALL = re.compile(r"\bCALL\s+[A-Za-z_][\w.]*\s*\(", re.IGNORECASE)
 
 

@@ -303,7 +303,7 @@ class FalkorDBGraphStore:
         try:
             await sandbox.start()
             client = aioredis.Redis(unix_socket_path=sandbox.socket_path, socket_timeout=None)
-            await client.execute_command("GRAPH.QUERY", "vet", "CREATE ()")  # EXPLAIN needs the graph to exist
+            await client.execute_command("GRAPH.QUERY", "vet", Q.VET_GRAPH_SEED)
             for number, statement in statements:
                 where = f"statement {number} of {total}"
                 try:
