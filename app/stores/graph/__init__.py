@@ -36,5 +36,6 @@ def build_graph_store(settings: Settings) -> GraphStore:
         max_concurrency=g.max_concurrency,
         queue_timeout_s=g.queue_timeout_s,
         vet_timeout_s=g.vet_timeout_s,
+        query_memory_mb=g.query_memory_mb,
         **common,  # type: ignore[arg-type]
     )

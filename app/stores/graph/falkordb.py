@@ -70,12 +70,13 @@ class FalkorDBGraphStore:
         max_concurrency: int = 16,
         queue_timeout_s: float = 2.0,
         vet_timeout_s: float = 10.0,
+        query_memory_mb: int = 2048,
     ) -> None:
         if url is None and data_dir is None:
             raise ValueError("FalkorDBGraphStore needs a data_dir (embedded) or a url (external server)")
         self.url = url
         self.server = (
-            EmbeddedFalkorServer(data_dir, startup_timeout_s=startup_timeout_s)
+            EmbeddedFalkorServer(data_dir, startup_timeout_s=startup_timeout_s, query_memory_mb=query_memory_mb)
             if data_dir is not None and url is None
             else None
         )
@@ -166,6 +167,11 @@ class FalkorDBGraphStore:
         if isinstance(exc, redis_errors.ResponseError):
             if "timed out" in msg.lower():
                 return DependencyTimeoutError("falkordb", "query timed out")
+            if "mem consumption exceeded" in msg.lower():
+                return QueryRejectedError(
+                    "the query needs more memory than a query may have (graph.query_memory_mb); nothing of it was "
+                    "applied"
+                )
             return QueryRejectedError(f"the graph engine refused the query: {msg}")
         if isinstance(exc, getattr(redis_errors, "MaxConnectionsError", ())):
             return OverloadedError("graph store busy: no free connection", retry_after_s=1)
@@ -296,7 +302,9 @@ class FalkorDBGraphStore:
         applied then. ``statements``: (number in the script, text); ``total``: how many the script has."""
         if not statements or self.vet_timeout_s <= 0:
             return
-        sandbox = EmbeddedFalkorServer(Path(tempfile.mkdtemp(prefix="grag-vet-")), startup_timeout_s=30)
+        sandbox = EmbeddedFalkorServer(
+            Path(tempfile.mkdtemp(prefix="grag-vet-")), startup_timeout_s=30, query_memory_mb=512
+        )
         import redis.asyncio as aioredis
 
         client: Any = None

@@ -277,3 +277,22 @@ async def test_a_statement_the_engine_cannot_survive_is_refused_before_anything_
         assert ok.counts["statements"] == 2 and await c.graph.counts("vetted") == (1, 0)
     finally:
         await c.close()
+
+
+async def test_a_query_that_needs_more_memory_than_allowed_fails_alone(tmp_path: Path) -> None:
+    """``graph.query_memory_mb``: a runaway query is refused by the engine instead of growing the server until the
+    host's OOM killer takes it (and every tenant's graph with it)."""
+    g = FalkorDBGraphStore(data_dir=tmp_path, query_memory_mb=64)
+    await g.start()
+    try:
+        assert g.server is not None
+        pid = g.server.pid
+        await g.execute("f", "CREATE (:Seed)")
+        with pytest.raises(QueryRejectedError, match="more memory"):
+            await g.read("f", "UNWIND range(1, 20000000) AS i WITH collect(i) AS l RETURN size(l) AS n")
+        with pytest.raises(QueryRejectedError, match="more memory"):
+            await g.execute("f", "UNWIND range(1, 20000000) AS i WITH collect(i) AS l CREATE (:T {n: size(l)})")
+        assert await g.read("f", "MATCH (t:T) RETURN count(t) AS n") == [{"n": 0}]
+        assert g.server.pid == pid and await g.read("f", "RETURN 1 AS one") == [{"one": 1}]
+    finally:
+        await g.close()
