@@ -220,6 +220,10 @@ class EmbeddedFalkorServer:
         if proc is not None and proc.poll() is None:
             proc.kill()
             await asyncio.to_thread(proc.wait)
+        self._release()
+
+    def _release(self) -> None:
+        """Close the log and remove the socket folder (after the process is gone)."""
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -243,9 +247,4 @@ class EmbeddedFalkorServer:
                 proc.kill()
                 proc.wait()
             log.info("embedded FalkorDB server stopped")
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-        if self._sock_dir is not None:
-            shutil.rmtree(self._sock_dir, ignore_errors=True)
-            self._sock_dir = None
+        self._release()
