@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from app.cypher.queries import is_ident
 from app.errors import InvalidInputError
 
 
@@ -154,6 +155,11 @@ def check_label_map(labels: dict[str, tuple[str, str]], source: str = "labels") 
     """``labels`` as given, or ``InvalidInputError`` naming the first label a triple's node may not take."""
     for rel, pair in labels.items():
         for label in pair:
+            if not is_ident(label):
+                raise InvalidInputError(
+                    f"{source}: {rel!r} maps to {label!r}, not a label: letters, digits and '_' only, not starting "
+                    "with a digit"
+                )
             if label.startswith("_") or label in RESERVED_LABELS:
                 raise InvalidInputError(
                     f"{source}: {rel!r} maps to the label {label!r}, which the service keeps for itself "

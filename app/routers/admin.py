@@ -40,6 +40,8 @@ def _allowed_path(raw: str, roots: list[Path]) -> Path:
         raise InvalidInputError(f"path cannot be used ({type(exc).__name__})") from exc
     for root in roots:
         if path == root.resolve() or root.resolve() in path.parents:
+            if raw.endswith("/") and not path.is_dir():  # resolve() drops the slash the caller wrote
+                raise InvalidInputError(f"path {raw!r} ends with '/', and {path} is not a folder")
             return path
     raise ForbiddenError(
         "path ingestion is limited to GRAPHRAG_INGEST__ALLOWED_PATHS; send the content inline instead",

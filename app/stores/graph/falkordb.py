@@ -314,26 +314,30 @@ class FalkorDBGraphStore:
             await client.execute_command("GRAPH.QUERY", "vet", Q.VET_GRAPH_SEED)
             for number, statement in statements:
                 where = f"statement {number} of {total}"
+                named = {"statement": number, "statements": total, "text": statement[:200]}
                 try:
                     await asyncio.wait_for(
                         client.execute_command("GRAPH.EXPLAIN", "vet", statement), self.vet_timeout_s
                     )
                 except redis_errors.ResponseError as exc:
-                    raise QueryRejectedError(f"{where}: the graph engine refused it: {exc}") from exc
+                    raise QueryRejectedError(f"{where}: the graph engine refused it: {exc}", details=named) from exc
                 except TimeoutError as exc:
                     if sandbox.crashed():  # dying, still writing its crash report
                         raise QueryRejectedError(
                             f"{where}: the graph engine dies on it (found on a throwaway FalkorDB server); nothing "
-                            "of the script was applied"
+                            "of the script was applied",
+                            details=named,
                         ) from exc
                     raise QueryRejectedError(
                         f"{where}: the graph engine takes longer than {self.vet_timeout_s:g} s to plan it; nothing "
-                        "of the script was applied"
+                        "of the script was applied",
+                        details=named,
                     ) from exc
                 except (redis_errors.RedisError, OSError) as exc:
                     raise QueryRejectedError(
                         f"{where}: the graph engine dies on it (found on a throwaway FalkorDB server); nothing of "
-                        "the script was applied"
+                        "the script was applied",
+                        details=named,
                     ) from exc
         finally:
             if client is not None:

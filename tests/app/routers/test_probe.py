@@ -183,7 +183,9 @@ async def test_a_source_that_cannot_be_ingested_is_refused_before_the_journal(
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "keys.json").write_text('{"keys": [{"id": "k1"}]}', encoding="utf-8")  # JSON, but no documents
+    (tmp_path / "evil_labels.json").write_text('{"built_by": ["X`) DETACH DELETE n //", "B"]}', encoding="utf-8")
     cases += [
+        ("metaqa", kg, tmp_path / "evil_labels.json", "not a label"),
         ("metaqa", tmp_path / "fifo.txt", None, "not a regular file"),
         ("metaqa", kg, tmp_path / "fifo.txt", "not a regular file"),
         ("metaqa", tmp_path / "bad.txt", None, "not metaqa text in UTF-8"),
@@ -246,3 +248,16 @@ async def test_odd_requests_from_the_probe_get_clear_answers(client: httpx.Async
         "/retrieve", content=b'{"question": "\xff\xfe"}', headers={"content-type": "application/json"}
     )
     assert r.status_code == 400 and r.json()["error"]["code"] in ("malformed_json", "malformed_body")
+
+
+def test_a_file_path_written_with_a_trailing_slash_is_refused(tmp_path: Path) -> None:
+    """``Path.resolve`` drops the slash: ``kg.txt/`` would otherwise ingest ``kg.txt``."""
+    from app.errors import InvalidInputError
+    from app.routers.admin import _allowed_path
+
+    kg = tmp_path / "kg.txt"
+    kg.write_text("a|r|b\n", encoding="utf-8")
+    assert _allowed_path(str(kg), [tmp_path]) == kg.resolve()
+    assert _allowed_path(f"{tmp_path}/", [tmp_path]) == tmp_path.resolve()  # a folder may end with '/'
+    with pytest.raises(InvalidInputError, match="is not a folder"):
+        _allowed_path(f"{kg}/", [tmp_path])

@@ -268,6 +268,7 @@ async def test_a_statement_the_engine_cannot_survive_is_refused_before_anything_
             await c.ingestor.ingest_cypher("vetted", script)
         assert time.monotonic() - t0 < 15
         assert "statement 2 of 3" in err.value.message and needle in err.value.message
+        assert err.value.details["statement"] == 2 and err.value.details["statements"] == 3
         assert await c.graph.counts("vetted") == (0, 0) and await c.ingestor.pending("vetted") == []
         assert server.pid == pid and not server.exited()
         pgrep = ["pgrep", "-f", "grag-vet-"]
