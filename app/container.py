@@ -24,6 +24,7 @@ from app.services.qa import QAService
 from app.settings import Settings
 from app.stores.embedded import DataDirLock
 from app.stores.graph import GraphStore, build_graph_store
+from app.stores.graph.profile import SchemaProfiler
 from app.stores.lexical import LexicalIndex
 from app.stores.vector import VectorStore, build_vector_store
 
@@ -78,6 +79,10 @@ class Container:
         return self.deps.graph
 
     @property
+    def profiler(self) -> SchemaProfiler:
+        return self.deps.linker.profiler
+
+    @property
     def vectors(self) -> VectorStore:
         return self.deps.vectors
 
@@ -127,7 +132,7 @@ class Container:
             await llms.start()
             if reranker is not None:
                 await reranker.start()
-            linker = EntityLinker(graph, vectors, embedder)
+            linker = EntityLinker(graph, vectors, embedder, SchemaProfiler(graph, settings.profile))
             lexical = LexicalIndex(graph)
             deps = RetrieverDeps(
                 settings, graph, vectors, embedder, linker, llms=llms, reranker=reranker, lexical=lexical
@@ -146,9 +151,9 @@ class Container:
         notes.append(f"retrieval modes: {', '.join(retrievers)} (default {settings.retrieval.default_mode})")
         for n in notes:
             log.info("%s", n)
-        ingestor = Ingestor(settings, graph, vectors, embedder)
-        # after an ingest: the linker's name index, each mode's caches, then the result cache's version
-        ingestor.on_change += [linker.invalidate, lexical.invalidate]
+        ingestor = Ingestor(settings, graph, vectors, embedder, deps.linker.profiler)
+        # after an ingest: the schema profile, the linker's name index, each mode's caches, the result cache's version
+        ingestor.on_change += [linker.profiler.invalidate, linker.invalidate, lexical.invalidate]
         ingestor.on_change += [r.invalidate for r in retrievers.values()]
         if cache is not None:
             ingestor.on_change.append(cache.bump_version)  # stale results are never served after an ingest

@@ -58,6 +58,34 @@ class GraphSettings(BaseModel):
     its operator's)."""
 
 
+class LabelOverride(BaseModel):
+    """An operator's choices for one label of one namespace (``profile.overrides``); unset fields stay profiled."""
+
+    model_config = ConfigDict(extra="forbid")
+    display: str | None = None
+    """The property that names a node of the label."""
+    id: str | None = None
+    categorical: list[str] | None = None
+
+
+class ProfileSettings(BaseModel):
+    """The schema profile of each namespace (``app/stores/graph/profile.py``), read off a sample of the data."""
+
+    sample: int = Field(1000, ge=10, le=100_000)
+    """Nodes (relationships) sampled per label (relationship type)."""
+    timeout_s: float = Field(60.0, gt=0)
+    """Time limit of each profiling read."""
+    display_min_fill: float = Field(0.5, ge=0, le=1)
+    """A display property is set on at least this share of a label's nodes."""
+    display_max_length: float = Field(80.0, gt=0)
+    """... and at most this many characters long on average (longer text is a description, not a name)."""
+    id_min_unique: float = Field(0.95, gt=0, le=1)
+    categorical_max_distinct: int = Field(50, ge=1)
+    overrides: dict[str, dict[str, LabelOverride]] = Field(default_factory=dict)
+    """Per namespace, per label: ``{"shop": {"Product": {"display": "productName"}}}``
+    (``GRAPHRAG_PROFILE__OVERRIDES='{"shop": {"Product": {"display": "productName"}}}'``)."""
+
+
 class VectorSettings(BaseModel):
     """Vector store: Qdrant, in local mode (default, a folder under the data dir) or a Qdrant server."""
 
@@ -287,6 +315,7 @@ class Settings(BaseSettings):
     """Per-namespace LoRA adapters written by ``python -m app tune`` (``<adapters_dir>/<namespace>/<role>``) and
     picked up by the service for that namespace; unset = ``<data_dir>/adapters``."""
     graph: GraphSettings = Field(default_factory=GraphSettings)
+    profile: ProfileSettings = Field(default_factory=ProfileSettings)
     vector: VectorSettings = Field(default_factory=VectorSettings)
     cache: CacheSettings = Field(default_factory=CacheSettings)
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)

@@ -28,7 +28,7 @@ This module only builds text and reads rows it is given; it never talks to a dat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -36,6 +36,38 @@ from app.cypher.queries import ENTITY_LABEL, cypher_string, ident
 from app.cypher.schema import visible_labels
 
 Direction = Literal["out", "in"]
+
+
+@dataclass(frozen=True)
+class Display:
+    """Which property names a node: per label (the namespace's schema profile, ``app/stores/graph/profile.py``), and
+    the display properties in the order a node of no known label is read by."""
+
+    keys: tuple[str, ...] = ("name", "title")
+    by_label: tuple[tuple[str, str], ...] = ()
+    unnamed: frozenset[str] = frozenset()
+    """Labels whose nodes name nothing (the profile gives them no display property): never reached."""
+
+    @classmethod
+    def of(cls, by_label: Mapping[str, str | None], keys: Iterable[str]) -> Display:
+        pairs = tuple(sorted((lab, k) for lab, k in by_label.items() if k))
+        unnamed = frozenset(lab for lab, k in by_label.items() if not k)
+        return cls(tuple(keys) or ("name",), pairs, unnamed)
+
+    def key_expr(self, v: str) -> str:
+        """The name of the first display property node ``v`` has (Cypher)."""
+        cases = " ".join(f"WHEN {v}.`{ident(k, 'property')}` IS NOT NULL THEN {cypher_string(k)}" for k in self.keys)
+        return f"CASE {cases} END"
+
+    def guard(self, v: str) -> str:
+        """Node ``v`` has a display value (Cypher)."""
+        return "(" + " OR ".join(f"{v}.`{ident(k, 'property')}` IS NOT NULL" for k in self.keys) + ")"
+
+    def key_of(self, label: str, fallback: str) -> str:
+        return dict(self.by_label).get(label, fallback)
+
+
+DEFAULT_DISPLAY = Display()
 
 
 @dataclass(frozen=True)
@@ -63,21 +95,24 @@ class Anchor:
     name: str | None
     label: str
     key: str = "name"
+    number: bool = False
+    """The value is stored as a whole number (a port): compared as one."""
 
     def node(self, var: str) -> str:
         if self.name is None:
             return f"({var}:{ident(self.label, 'label')})"
-        return f"({var}:{ident(self.label, 'label')} {{{ident(self.key, 'property')}: {cypher_string(self.name)}}})"
+        value = self.name if self.number and self.name.lstrip("-").isdigit() else cypher_string(self.name)
+        return f"({var}:{ident(self.label, 'label')} {{{ident(self.key, 'property')}: {value}}})"
 
-    def connecting_query(self, other: Anchor) -> str:
+    def connecting_query(self, other: Anchor, display: Display = DEFAULT_DISPLAY) -> str:
         """The distinct ``(t1, o1, t2, o2, l, k)`` of the paths ``self -t1- x -t2- other`` (``o1``: the first edge
         leaves ``self``; ``o2``: the second leaves ``x``; ``l``, ``k``: the middle node's labels and display
         property), at most ``$limit`` rows."""
         return (
             f"MATCH {self.node('x1')}-[r1]-(x2)-[r2]-{other.node('x3')} "
-            "WHERE x2 <> x1 AND x2 <> x3 AND x3 <> x1 AND r1 <> r2 AND (x2.name IS NOT NULL OR x2.title IS NOT NULL) "
+            f"WHERE x2 <> x1 AND x2 <> x3 AND x3 <> x1 AND r1 <> r2 AND {display.guard('x2')} "
             "RETURN DISTINCT type(r1) AS t1, startNode(r1) = x1 AS o1, type(r2) AS t2, startNode(r2) = x2 AS o2, "
-            f"labels(x2) AS l, {_DISPLAY_KEY.format(v='x2')} AS k LIMIT $limit"
+            f"labels(x2) AS l, {display.key_expr('x2')} AS k LIMIT $limit"
         )
 
     def adjacent_query(self, other: Anchor) -> str:
@@ -157,15 +192,15 @@ class CandidateQuery:
             conds += [f"x{k} <> {lv}" for lv in linked if lv != f"x{k}"]
         return conds
 
-    def extension_query(self) -> str:
+    def extension_query(self, display: Display = DEFAULT_DISPLAY) -> str:
         """The distinct ``(t, out, l, k)`` of the edges leaving the path's end nodes (at most ``$nodes`` of them):
         relationship type, whether the edge leaves the end node, the labels and display property of the node it
         reaches. A path without hops is its anchor. Nodes without a display value and the anchor are not reached."""
         n = len(self.hops)
         head = self._guarded() + (f" WITH DISTINCT x1, x{n + 1} AS e LIMIT $nodes" if n else " WITH x1, x1 AS e")
         return (
-            f"{head} MATCH (e)-[r]-(y) WHERE y <> x1 AND (y.name IS NOT NULL OR y.title IS NOT NULL) "
-            f"RETURN DISTINCT type(r) AS t, startNode(r) = e AS out, labels(y) AS l, {_DISPLAY_KEY.format(v='y')} AS k"
+            f"{head} MATCH (e)-[r]-(y) WHERE y <> x1 AND {display.guard('y')} "
+            f"RETURN DISTINCT type(r) AS t, startNode(r) = e AS out, labels(y) AS l, {display.key_expr('y')} AS k"
         )
 
     def _guarded(self) -> str:
@@ -217,7 +252,6 @@ class CandidateQuery:
         return "pattern: " + "".join(parts)
 
 
-_DISPLAY_KEY = "CASE WHEN {v}.name IS NULL THEN 'title' ELSE 'name' END"
 GENERIC_LABELS = frozenset({ENTITY_LABEL})
 """Labels every ingested entity carries (for linking): they tell nothing about a node, so hops do not name them."""
 
@@ -227,19 +261,23 @@ def specific_labels(labels: Iterable[str]) -> list[str]:
     return [x for x in visible_labels(labels) if x not in GENERIC_LABELS]
 
 
-def _reached(row: dict[str, Any], rel: str, leaves: str) -> list[Hop]:
+def _reached(row: dict[str, Any], rel: str, leaves: str, display: Display = DEFAULT_DISPLAY) -> list[Hop]:
     """The hops a row describes: its relationship type ``row[rel]``, leaving the node it starts from when
     ``row[leaves]``, reaching nodes of each specific label in ``row["l"]`` (no label when they have none) whose
-    display property is ``row["k"]``."""
+    display property is the label's (``display``), else ``row["k"]``."""
     d: Direction = "out" if row.get(leaves) else "in"
-    key = str(row.get("k") or "name")
-    return [Hop(str(row[rel]), d, lab, key) for lab in specific_labels(row.get("l") or []) or [""]]
+    key = str(row.get("k") or display.keys[0])
+    labels = specific_labels(row.get("l") or [])
+    if labels and all(lab in display.unnamed for lab in labels):
+        return []
+    named = [lab for lab in labels if lab not in display.unnamed] or [""]
+    return [Hop(str(row[rel]), d, lab, display.key_of(lab, key)) for lab in named]
 
 
-def hops_from_rows(rows: Iterable[dict[str, Any]]) -> list[Hop]:
+def hops_from_rows(rows: Iterable[dict[str, Any]], display: Display = DEFAULT_DISPLAY) -> list[Hop]:
     """The hops of :meth:`CandidateQuery.extension_query` rows: one per relationship type, direction and specific
     label of the reached nodes, in a stable order."""
-    hops = {h for r in rows for h in _reached(r, "t", "out")}
+    hops = {h for r in rows for h in _reached(r, "t", "out", display)}
     return sorted(hops, key=lambda h: (h.rel_type, h.direction, h.label, h.key))
 
 
@@ -254,11 +292,13 @@ def links_from_rows(a: Anchor, b: Anchor, rows: Iterable[dict[str, Any]]) -> lis
     return list(out)
 
 
-def joins_from_rows(a: Anchor, b: Anchor, rows: Iterable[dict[str, Any]]) -> list[CandidateQuery]:
+def joins_from_rows(
+    a: Anchor, b: Anchor, rows: Iterable[dict[str, Any]], display: Display = DEFAULT_DISPLAY
+) -> list[CandidateQuery]:
     """The candidates of :meth:`Anchor.connecting_query` rows: ``(a)-h1-(x)-h2-(b)`` returning ``x``, one per
     middle-node label, in row order without repeats."""
     out: dict[CandidateQuery, None] = {}
     for r in rows:
         h2 = Hop(str(r["t2"]), "out" if r.get("o2") else "in", b.label, b.key)
-        out.update((CandidateQuery(a, (h1, h2), end=b), None) for h1 in _reached(r, "t1", "o1"))
+        out.update((CandidateQuery(a, (h1, h2), end=b), None) for h1 in _reached(r, "t1", "o1", display))
     return list(out)

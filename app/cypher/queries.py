@@ -7,6 +7,7 @@ a strict identifier pattern before putting them into query text; values always t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from app.errors import InvalidInputError
 
@@ -24,6 +25,9 @@ CITES = "CITES"
 CITED_IN = "CITED_IN"
 ABOUT = "ABOUT"
 DOCUMENT_LABELS = (PAGE_LABEL, SUBCHAPTER_LABEL, CHUNK_LABEL)
+UNNAMED_LABELS = (SUBCHAPTER_LABEL, CHUNK_LABEL)
+"""The service's own document structure below a page: its nodes name nothing (a heading such as "History" is not an
+entity to link), so the schema profile gives them no display property."""
 """Labels of the document structure (``app/ingest/structure.py``)."""
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
@@ -152,31 +156,20 @@ ENTITY_IN_FACTS = (
 )
 ENTITY_NODE = f"MATCH (n:{ENTITY_LABEL} {{name: $name}}) RETURN n.id AS id, labels(n) AS labels LIMIT 1"
 
-NAMED_NODES = (
-    "MATCH (n) WHERE n.name IS NOT NULL OR n.title IS NOT NULL "
-    "RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels, "
-    "CASE WHEN n.name IS NULL THEN 'title' ELSE 'name' END AS key"
-)
-"""Every node with a display value (``name``, else ``title``): the value, the labels, and which property holds it."""
+
+def first_display_value(label: str, key: str, rel_type: str) -> str:
+    """The display value ``key`` of one ``label`` node with an outgoing ``rel_type`` edge."""
+    lb, k, t = ident(label, "label"), ident(key, "property key"), ident(rel_type, "relationship type")
+    return f"MATCH (a:`{lb}`)-[:`{t}`]->() WHERE a.`{k}` IS NOT NULL RETURN a.`{k}` AS v LIMIT 1"
 
 
-def first_display_value(label: str, rel_type: str) -> str:
-    """The display value (``name``, else ``title``) of one ``label`` node with an outgoing ``rel_type`` edge."""
-    return (
-        f"MATCH (a:`{ident(label, 'label')}`)-[:`{ident(rel_type, 'relationship type')}`]->() "
-        "RETURN coalesce(a.name, a.title) AS v LIMIT 1"
-    )
-
-
-def one_hop_example(source: str, rel_type: str, target: str, name: str) -> str:
-    """A one-hop query from a ``source`` node named ``name``: the one-shot example of the free text2cypher prompt,
-    in the graph's own vocabulary."""
+def one_hop_example(source: str, key: str, rel_type: str, target: str, target_key: str, value: str | int) -> str:
+    """A one-hop query from the ``source`` node whose ``key`` is ``value``, returning the targets' ``target_key``:
+    the one-shot example of the free text2cypher prompt, in the graph's own vocabulary."""
     a, r, b = ident(source, "label"), ident(rel_type, "relationship type"), ident(target, "label")
-    return f"MATCH (a:{a} {{name: {cypher_string(name)}}})-[:{r}]->(b:{b}) RETURN b.name"
-
-
-ONE_HOP_EXAMPLE_FALLBACK = 'MATCH (m:Movie {title: "The Matrix"})<-[:ACTED_IN]-(p:Person) RETURN p.name'
-"""The free text2cypher prompt's one-shot example when the graph offers none of its own (Neo4j's classic example)."""
+    k, tk = ident(key, "property key"), ident(target_key, "property key")
+    literal = str(value) if isinstance(value, int) else cypher_string(str(value))
+    return f"MATCH (a:{a} {{{k}: {literal}}})-[:{r}]->(b:{b}) RETURN b.{tk}"
 
 
 # --- schema introspection and counts (engine-neutral) ----------------------------------------------------------
@@ -184,6 +177,28 @@ SCHEMA_TRIPLES_QUERY = (
     "MATCH (a)-[r]->(b) WITH labels(a) AS la, type(r) AS t, labels(b) AS lb RETURN la, t, lb, count(*) AS n"
 )
 HAS_NODES = "MATCH (n) RETURN count(n) > 0 AS has"
+
+
+def label_count(label: str) -> str:
+    """How many nodes carry ``label`` (``c``)."""
+    return f"MATCH (n:`{ident(label, 'label')}`) RETURN count(n) AS c"
+
+
+def label_sample(label: str) -> str:
+    """The property maps of at most ``$sample`` nodes of ``label`` (``p``): what the schema profile measures."""
+    return f"MATCH (n:`{ident(label, 'label')}`) WITH n LIMIT $sample RETURN properties(n) AS p"
+
+
+def display_values(label: str, key: str) -> str:
+    """Every ``label`` node's ``key`` value (``v``) and labels: the names the entity linker and index read."""
+    lb, k = ident(label, "label"), ident(key, "property key")
+    return f"MATCH (n:`{lb}`) WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, labels(n) AS labels"
+
+
+def relationship_sample(rel_type: str) -> str:
+    """The property maps of at most ``$sample`` relationships of ``rel_type`` (``p``)."""
+    return f"MATCH ()-[r:`{ident(rel_type, 'relationship type')}`]->() WITH r LIMIT $sample RETURN properties(r) AS p"
+
 
 INGEST_LOG_LABEL = "_IngestLog"
 """Bookkeeping nodes (labels starting with ``_`` are hidden from schema introspection)."""
@@ -300,15 +315,42 @@ BRIDGE_CHUNK_IDS = (
 
 
 # --- graph modes: a node set's neighbourhood --------------------------------------------------------------------
-def neighbours(label: str | None, key: str, direction: str) -> str:
-    """Edges of the nodes named in ``$names`` (``(:label {key: name})``; any node with that ``name`` when ``label``
-    is None) in one direction, at most ``$limit`` rows: ``src, rel, other, labels, key`` (``key`` is the property
-    holding the other node's display value)."""
-    node = "(n {name: nm})" if label is None else f"(n:`{ident(label, 'label')}` {{`{ident(key, 'property')}`: nm}})"
+def display_of(v: str, by_label: Sequence[tuple[str, str | None]], keys: Sequence[str]) -> tuple[str, str]:
+    """Cypher for node ``v``'s display value and the name of the property holding it: its first label in
+    ``by_label`` ((label, display property or None for a label whose nodes name nothing) pairs, most specific
+    first) that it carries, else the first of ``keys`` it has."""
+    props = [ident(k, "property key") for k in keys] or ["name"]
+
+    def then(k: str | None, as_key: bool) -> str:
+        if k is None:
+            return "null"
+        return cypher_string(k) if as_key else f"{v}.`{ident(k, 'property key')}`"
+
+    value_cases = " ".join(f"WHEN {v}:`{ident(lb, 'label')}` THEN {then(k, False)}" for lb, k in by_label)
+    key_cases = " ".join(f"WHEN {v}:`{ident(lb, 'label')}` THEN {then(k, True)}" for lb, k in by_label)
+    fallback = "coalesce(" + ", ".join(f"{v}.`{k}`" for k in props) + ")"
+    fallback_key = "CASE " + " ".join(f"WHEN {v}.`{k}` IS NOT NULL THEN {cypher_string(k)}" for k in props) + " END"
+    if not by_label:
+        return fallback, fallback_key
+    return f"CASE {value_cases} ELSE {fallback} END", f"CASE {key_cases} ELSE {fallback_key} END"
+
+
+def neighbours(
+    label: str | None,
+    key: str,
+    direction: str,
+    by_label: Sequence[tuple[str, str | None]] = (),
+    keys: Sequence[str] = ("name", "title"),
+) -> str:
+    """Edges of the nodes named in ``$names`` (``(:label {key: name})``; any node with that ``key`` when ``label``
+    is None) in one direction, at most ``$limit`` rows: ``src, rel, other, labels, key`` (``other`` is the node
+    reached's display value, ``key`` the property holding it: ``display_of``)."""
+    k = ident(key, "property")
+    node = f"(n {{`{k}`: nm}})" if label is None else f"(n:`{ident(label, 'label')}` {{`{k}`: nm}})"
     arrow = "-[r]->" if direction == "out" else "<-[r]-"
+    value, which = display_of("m", by_label, keys)
     return (
         f"UNWIND $names AS nm MATCH {node}{arrow}(m) "
-        "WITH nm, type(r) AS rel, m, coalesce(m.name, m.title) AS other WHERE other IS NOT NULL "
-        "RETURN nm AS src, rel, other, labels(m) AS labels, "
-        "CASE WHEN m.name IS NULL THEN 'title' ELSE 'name' END AS key LIMIT $limit"
+        f"WITH nm, type(r) AS rel, m, {value} AS other, {which} AS key WHERE other IS NOT NULL "
+        "RETURN nm AS src, rel, toString(other) AS other, labels(m) AS labels, key LIMIT $limit"
     )

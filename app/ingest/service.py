@@ -49,7 +49,8 @@ from app.ingest.structure import (
 from app.models.embedder import Embedder
 from app.observability import INGEST_RECOVERED, INGESTED
 from app.settings import Settings
-from app.stores.graph.base import GraphStore, check_namespace, visible_labels
+from app.stores.graph.base import GraphStore, check_namespace
+from app.stores.graph.profile import NamedNode, SchemaProfiler, named_nodes
 from app.stores.vector.base import VectorPoint, VectorStore, collection_name
 
 log = logging.getLogger(__name__)
@@ -113,9 +114,18 @@ def path_source(path: Path, labels_file: Path | None) -> dict[str, Any]:
 
 
 class Ingestor:
-    def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore, embedder: Embedder) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        graph: GraphStore,
+        vectors: VectorStore,
+        embedder: Embedder,
+        profiler: SchemaProfiler | None = None,
+    ) -> None:
         self.settings = settings
         self.graph = graph
+        self.profiler = profiler if profiler is not None else SchemaProfiler(graph, settings.profile)
+        """The namespaces' schema profiles (the service's shared one): which property names a node of each label."""
         self.vectors = vectors
         self.embedder = embedder
         self.on_change: list[Callable[[str], Awaitable[object] | None]] = []
@@ -488,6 +498,12 @@ class Ingestor:
         report.seconds = round(time.perf_counter() - t0, 3)
         return report
 
+    async def _named_nodes(self, namespace: str) -> list[NamedNode]:
+        """Every node with a display value, through the namespace's schema profile read again now."""
+        profile = await self.profiler.get(namespace, refresh=True)
+        timeout = self.settings.graph.write_timeout_s
+        return await named_nodes(self.graph, namespace, profile, max_rows=10_000_000, timeout_s=timeout)
+
     async def _read_all(self, namespace: str, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         return await self.graph.read(
             namespace, cypher, params, max_rows=10_000_000, timeout_s=self.settings.graph.write_timeout_s
@@ -511,14 +527,16 @@ class Ingestor:
         # script's), which are cited where they are, as they are; the document structure is neither
         known: set[str] = set()
         kg_nodes: dict[str, tuple[str, str]] = {}
-        for r in await self._read_all(namespace, Q.NAMED_NODES, {}):
-            labels = [str(lb) for lb in r["labels"]]
+        for node in await self._named_nodes(namespace):
+            labels = list(node.labels)
+            if not isinstance(node.value, str):  # a number in a text is no mention of a node
+                continue
             if Q.ENTITY_LABEL in labels:
-                known.add(str(r["name"]))
+                known.add(node.name)
             elif not set(labels) & set(Q.DOCUMENT_LABELS):
-                visible = [lb for lb in visible_labels(labels) if Q.is_ident(lb)]
+                visible = [lb for lb in labels if Q.is_ident(lb)]
                 if visible:
-                    kg_nodes.setdefault(str(r["name"]), (visible[0], str(r["key"])))
+                    kg_nodes.setdefault(node.name, (visible[0], node.key))
         titles = {by_key[k].title for k in todo}
         title_of = {t.lower(): t for t in sorted(known | titles)}
         linked = {link_title(ln.target, title_of) or ln.text for k in todo for ln in by_key[k].links}
@@ -742,16 +760,10 @@ class Ingestor:
                 report.add("relationships_created", s.relationships_created)
                 progress("statements", i + 1, len(statements))
             await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": "cypher"})
-        # every node with a name or title becomes linkable
-        rows = await self.graph.read(
-            namespace,
-            Q.NAMED_NODES,
-            max_rows=10_000_000,
-            timeout_s=self.settings.graph.write_timeout_s,
-        )
+        # every node with a display value (the schema profile's, per label) becomes linkable
         names: dict[str, set[str]] = defaultdict(set)
-        for r in rows:
-            names[str(r["name"])].update(x for x in r["labels"] if not x.startswith("_"))
+        for node in await self._named_nodes(namespace):
+            names[node.name].update(node.labels)
         entities = [
             VectorPoint(id=entity_id(n), vector=[], payload={"name": n, "node_id": entity_id(n), "labels": sorted(ls)})
             for n, ls in names.items()

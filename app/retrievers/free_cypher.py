@@ -7,43 +7,75 @@ and the response says why. This is the comparison point for the grounded ``text2
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import Field
 
 from app.cypher import queries as Q
+from app.cypher.queries import is_ident
 from app.cypher.safety import check_read_only, extract_cypher
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
 from app.llm.base import Message
 from app.observability import LLM_TOKENS, TEXT2CYPHER_QUERIES
 from app.retrievers.base import ModeConfig, Retriever, RunContext
+from app.retrievers.kg import words
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
-from app.stores.graph.base import GraphSchema, GraphStore, NodeValue, plain_rows
+from app.stores.graph.base import GraphStore, NodeValue, plain_rows
+from app.stores.graph.profile import PropertyProfile, SchemaProfile
 
 SYSTEM = (
     "You translate questions into Cypher queries for a Neo4j graph. Reply with one Cypher query only.\n"
-    "Graph schema:\n{schema}\nNodes have a `name` property (movies in some graphs use `title`)."
+    "Graph schema (each label with its properties, their kinds and sample values; the first property names a node):"
+    "\n{schema}"
 )
-EXAMPLE_Q = "Who acted in The Matrix?"
 
 
-async def schema_example(graph: GraphStore, namespace: str, schema: GraphSchema) -> tuple[str, str]:
-    """A one-shot example in this graph's own vocabulary (its first schema triple and a real node name)."""
-    for t in schema.triples:
-        rows = await graph.read(namespace, Q.first_display_value(t.source, t.rel_type))
-        if rows and rows[0]["v"] is not None:
-            name = str(rows[0]["v"])
-            words = t.rel_type.lower().replace("_", " ")
-            return f"What is {words} for {name}?", Q.one_hop_example(t.source, t.rel_type, t.target, name)
-    return EXAMPLE_Q, Q.ONE_HOP_EXAMPLE_FALLBACK
+def schema_text(profile: SchemaProfile, max_properties: int = 8) -> str:
+    """This graph's schema for the prompt, from its profile: each label's properties (the display property first)
+    with their kinds and a sample value, and each relationship type's endpoints and properties."""
+
+    def props(ps: dict[str, PropertyProfile], first: str | None) -> str:
+        order = sorted(ps.values(), key=lambda p: (p.key != first, -p.filled, p.key))[:max_properties]
+        shown = []
+        for p in order:
+            sample = f" e.g. {json.dumps(p.samples[0], ensure_ascii=False)[:40]}" if p.samples else ""
+            shown.append(f"{p.key}: {p.kind}{sample}")
+        return " {" + ", ".join(shown) + "}" if shown else ""
+
+    lines = ["Nodes:"]
+    lines += [f"  (:{lp.label}{props(lp.properties, lp.display)})" for lp in profile.labels.values()]
+    lines.append("Relationships:")
+    for rp in profile.relationships.values():
+        for a, b, _ in rp.endpoints[:3]:
+            lines.append(f"  (:{a})-[:{rp.type}{props(rp.properties, None)}]->(:{b})")
+    return "\n".join(lines)
 
 
-def _display(value: Any) -> str | None:
+async def schema_example(graph: GraphStore, namespace: str, profile: SchemaProfile) -> tuple[str, str] | None:
+    """A one-shot example in this graph's own vocabulary (its most common relationship between two named labels,
+    and a real node's display value), or None: never another graph's."""
+    rels = sorted(profile.relationships.values(), key=lambda r: -r.count)
+    for rp in rels:
+        for a, b, _ in rp.endpoints:
+            ka, kb = profile.display(a), profile.display(b)
+            if not (ka and kb and is_ident(a) and is_ident(b)):
+                continue
+            rows = await graph.read(namespace, Q.first_display_value(a, ka, rp.type))
+            value = rows[0]["v"] if rows else None
+            if isinstance(value, str | int) and not isinstance(value, bool):
+                question = f"What is {words(rp.type)} for {value}?"
+                return question, Q.one_hop_example(a, ka, rp.type, b, kb, value)
+    return None
+
+
+def _display(value: Any, profile: SchemaProfile | None = None) -> str | None:
     if isinstance(value, NodeValue):
-        for key in ("name", "title"):
-            if key in value.properties:
-                return str(value.properties[key])
+        key = profile.display_of(value.labels) if profile is not None else None
+        for k in ([key] if key else []) + (list(profile.display_keys()) if profile is not None else []):
+            if k in value.properties:
+                return str(value.properties[k])
         return None
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return str(value)
@@ -72,14 +104,12 @@ class FreeCypherRetriever(Retriever[FreeCypherConfig, FreeCypherTrace]):
         if llm is None:
             raise DependencyError("llm", "free_cypher needs a language model")
         ns = query.namespace
-        schema = await self.deps.graph.schema(ns)
-        example_q, example_a = await schema_example(self.deps.graph, ns, schema)
-        messages: list[Message] = [
-            {"role": "system", "content": SYSTEM.format(schema=schema.to_text())},
-            {"role": "user", "content": example_q},
-            {"role": "assistant", "content": example_a},
-            {"role": "user", "content": query.question},
-        ]
+        profile = await self.deps.linker.profiler.get(ns)
+        example = await schema_example(self.deps.graph, ns, profile)
+        messages: list[Message] = [{"role": "system", "content": SYSTEM.format(schema=schema_text(profile))}]
+        if example is not None:
+            messages += [{"role": "user", "content": example[0]}, {"role": "assistant", "content": example[1]}]
+        messages.append({"role": "user", "content": query.question})
         with ctx.stage("decoding"):
             gen = await llm.generate(messages, max_new_tokens=self.config.max_new_tokens, temperature=0.0)
         LLM_TOKENS.labels(direction="in", backend=llm.backend).inc(gen.tokens_in)
@@ -112,8 +142,10 @@ class FreeCypherRetriever(Retriever[FreeCypherConfig, FreeCypherTrace]):
         seen: set[str] = set()
         for i, row in enumerate(rows):
             first = next(iter(row.values()), None)
-            name = _display(first)
-            text = "; ".join(f"{k}: {_display(v) if _display(v) is not None else v}" for k, v in row.items())
+            name = _display(first, profile)
+            text = "; ".join(
+                f"{k}: {_display(v, profile) if _display(v, profile) is not None else v}" for k, v in row.items()
+            )
             key = name or text
             if key in seen:
                 continue

@@ -21,6 +21,7 @@ from app.retrievers.base import RetrieverDeps, RunContext
 from app.retrievers.linking import EntityLink
 from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphStore, visible_labels
+from app.stores.graph.profile import SchemaProfile
 from app.stores.lexical import LexicalHit
 from app.stores.vector.base import VectorHit, collection_name
 from app.text import name_spans, surface
@@ -133,10 +134,22 @@ def with_examples(text: str, examples: Sequence[str]) -> str:
 
 
 async def expand(
-    graph: GraphStore, namespace: str, nodes: Iterable[Node], *, limit: int, timeout_s: float | None = None
+    graph: GraphStore,
+    namespace: str,
+    nodes: Iterable[Node],
+    *,
+    limit: int,
+    profile: SchemaProfile | None = None,
+    timeout_s: float | None = None,
 ) -> list[Edge]:
     """Every edge of ``nodes`` (both directions), at most ``limit`` per direction and (label, key) group: one read
-    per group and direction, run together."""
+    per group and direction, run together. The nodes reached are read by their labels' display properties
+    (``profile``; without one, ``name`` else ``title``)."""
+    by_label: list[tuple[str, str | None]] = []
+    keys: tuple[str, ...] = ("name", "title")
+    if profile is not None:  # a label whose nodes name nothing (a chunk) reads as null: not reached
+        by_label = [(p.label, p.display) for p in sorted(profile.labels.values(), key=lambda p: (p.count, p.label))]
+        keys = profile.display_keys() or keys
     groups: dict[tuple[str | None, str], list[Node]] = defaultdict(list)
     for n in nodes:
         groups[(n.labels[0] if n.labels else None, n.key)].append(n)
@@ -145,7 +158,7 @@ async def expand(
     for (label, key), members in groups.items():
         names = sorted({n.name for n in members})
         for d in ("out", "in"):
-            q = Q.neighbours(label, key, d)
+            q = Q.neighbours(label, key, d, by_label, keys)
             jobs.append((d, graph.read(namespace, q, {"names": names, "limit": limit}, timeout_s=timeout_s)))
     results = await asyncio.gather(*(j for _, j in jobs))
     edges: list[Edge] = []

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.concurrency import BuiltOnce
-from app.cypher import queries as Q
 from app.models.embedder import Embedder
-from app.stores.graph.base import GraphStore, visible_labels
+from app.settings import ProfileSettings
+from app.stores.graph.base import GraphStore
+from app.stores.graph.profile import SchemaProfiler, named_nodes
 from app.stores.vector.base import VectorStore, collection_name
 from app.text import STOPWORDS, surface
 
@@ -38,6 +39,8 @@ class EntityLink:
     score: float
     method: Literal["exact", "vector"]
     span: tuple[int, int] | None = None
+    number: bool = False
+    """The stored value is a whole number (a port), not text: a query compares it as one."""
 
 
 @dataclass
@@ -46,6 +49,8 @@ class NameIndex:
 
     by_lower: dict[str, list[tuple[str, list[str], str]]] = field(default_factory=dict)
     max_tokens: int = 1
+    numbers: set[tuple[str, str]] = field(default_factory=set)
+    """(name, key) of the display values stored as whole numbers."""
 
     def named(self, name: str) -> list[tuple[str, list[str], str]]:
         """The nodes whose display value is exactly ``name`` (case included): ``(name, labels, key)`` each."""
@@ -58,6 +63,7 @@ class EntityLinker:
         graph: GraphStore,
         vectors: VectorStore,
         embedder: Embedder,
+        profiler: SchemaProfiler | None = None,
         *,
         max_mentions: int = 3,
         per_mention: int = 3,
@@ -67,6 +73,8 @@ class EntityLinker:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self.profiler = profiler if profiler is not None else SchemaProfiler(graph, ProfileSettings())
+        """The namespaces' schema profiles: which property names a node of each label."""
         self.max_mentions = max_mentions
         self.per_mention = per_mention
         self.min_vector_score = embedder.match_floor if min_vector_score is None else min_vector_score
@@ -80,10 +88,13 @@ class EntityLinker:
         return await self._indexes.get(namespace, lambda: self._build_index(namespace))
 
     async def _build_index(self, namespace: str) -> NameIndex:
-        rows = await self.graph.read(namespace, Q.NAMED_NODES, max_rows=self.max_index_rows, timeout_s=120)
+        profile = await self.profiler.get(namespace)
+        nodes = await named_nodes(self.graph, namespace, profile, max_rows=self.max_index_rows, timeout_s=120)
         idx = NameIndex()
-        for r in rows:
-            name, labels, key = str(r["name"]), visible_labels(r["labels"]), str(r["key"])
+        for node in nodes:
+            name, labels, key = node.name, list(node.labels), node.key
+            if isinstance(node.value, int):
+                idx.numbers.add((name, key))
             idx.by_lower.setdefault(name.lower(), []).append((name, labels, key))
             spoken = surface(name)
             if spoken != name:  # "united_kingdom" is mentioned as "united kingdom"
@@ -113,7 +124,8 @@ class EntityLinker:
                         if not exact_case and text.islower():
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if text[:1].isupper() else 0.0)
-                        found.append(EntityLink(text, name, labels, key, score, "exact", (s, e)))
+                        number = (name, key) in idx.numbers
+                        found.append(EntityLink(text, name, labels, key, score, "exact", (s, e), number))
         # longest / best-scoring first; a mention overlapping a better one is dropped
         found.sort(key=lambda link: (-link.score, link.span or (0, 0)))
         chosen: list[EntityLink] = []
@@ -162,6 +174,7 @@ class EntityLinker:
                     continue
                 name = str(hit.payload.get("name"))
                 for _, labels, key in idx.named(name):
-                    out.append(EntityLink(mention, name, labels, key, hit.score, "vector"))
+                    number = (name, key) in idx.numbers
+                    out.append(EntityLink(mention, name, labels, key, hit.score, "vector", number=number))
         out.sort(key=lambda link: -link.score)
         return out

@@ -61,7 +61,13 @@ class NeighborhoodRetriever(Retriever[NeighborhoodConfig, NeighborhoodTrace]):
         node = await self._choose(query.question, nodes, ctx)
         tr.entity = node.name
         with ctx.stage("graph_expand"):
-            edges = await expand(self.deps.graph, ns, [node], limit=self.config.max_facts)
+            edges = await expand(
+                self.deps.graph,
+                ns,
+                [node],
+                limit=self.config.max_facts,
+                profile=await self.deps.linker.profiler.get(ns),
+            )
         tr.facts = len(edges)
         if not edges:
             return []

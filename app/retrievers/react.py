@@ -204,7 +204,9 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
         cfg = self.config
         nodes = list({n for p in beams for n in p.ends[: cfg.frontier]})
         with ctx.stage("graph_expand"):
-            edges = await expand(self.deps.graph, ns, nodes, limit=cfg.edges_per_step)
+            edges = await expand(
+                self.deps.graph, ns, nodes, limit=cfg.edges_per_step, profile=await self.deps.linker.profiler.get(ns)
+            )
         by_src: dict[str, list[Edge]] = {}
         for e in edges:
             if e.dst.name not in avoid:

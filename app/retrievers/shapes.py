@@ -39,6 +39,7 @@ from app.cypher.shapes import (
 )
 from app.retrievers.kg import read_path, with_kind, words
 from app.stores.graph.base import GraphSchema, GraphStore
+from app.stores.graph.profile import SchemaProfiler
 from app.text import STOPWORDS, surface
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -50,7 +51,6 @@ FRAME_WORDS = frozenset({"list", "find", "show", "name", "give", "get", "return"
 5 actors"): English, not a data set's vocabulary."""
 RANGE_JOINS = frozenset({"-", "–", "and", "to", "through", "until", "till"})
 """What joins the two ends of a span of numbers: English, not a data set's vocabulary."""
-DISPLAY_KEYS = ("name", "title")
 MAX_LIMIT = 100
 ANCHORED_CONDITIONED = 3
 """How many of the most relevant entity-anchored paths have their answers listed with a limit (and, for one-hop
@@ -398,10 +398,12 @@ class Profiles:
 
 
 class PropertyProfiles:
-    """Each specific label's display property and its other properties, read off the data once per namespace."""
+    """Each specific label's display property (the namespace's schema profile) and its other properties, read off
+    the data once per namespace."""
 
-    def __init__(self, graph: GraphStore, sample: int = 500) -> None:
+    def __init__(self, graph: GraphStore, profiler: SchemaProfiler, sample: int = 500) -> None:
         self.graph = graph
+        self.profiler = profiler
         self.sample = sample
         self._built: BuiltOnce[Profiles] = BuiltOnce()
 
@@ -414,12 +416,14 @@ class PropertyProfiles:
     async def _profile(self, namespace: str, name: str, *, edge: bool) -> LabelProfile | None:
         rows = await self.graph.read(namespace, property_keys_query(name, edge=edge), {"sample": self.sample})
         keys = sorted(str(r["k"]) for r in rows if not str(r["k"]).startswith("_"))
-        display = "" if edge else next((k for k in DISPLAY_KEYS if k in keys), None)
+        schema = await self.profiler.get(namespace)
+        label = None if edge else schema.labels.get(name)
+        display = "" if edge else (label.display if label is not None else None)
         if display is None:
             return None
         props = []
         for key in keys:
-            if key == "id":
+            if label is not None and key == label.id:  # an identifier is neither a measure nor a condition
                 continue
             prof = await self.graph.read(namespace, property_profile_query(name, key, edge=edge), {"sample": 20})
             if not prof or not prof[0].get("c"):

@@ -36,6 +36,7 @@ from app.concurrency import BuiltOnce
 from app.cypher.candidates import (
     Anchor,
     CandidateQuery,
+    Display,
     hops_from_rows,
     joins_from_rows,
     links_from_rows,
@@ -306,7 +307,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     def __init__(self, deps: RetrieverDeps, config: Text2CypherConfig | None = None) -> None:
         super().__init__(deps, config)
         self._schemas: BuiltOnce[GraphSchema] = BuiltOnce()
-        self.profiles = PropertyProfiles(deps.graph)
+        self.profiles = PropertyProfiles(deps.graph, deps.linker.profiler)
         self.shapes = ShapeEnumerator(deps.graph, self.profiles, filter_beam=self.config.filter_beam)
         model = deps.llms.text2cypher
         self.chooser: GroundedChooser | None = model if isinstance(model, GroundedChooser) else None
@@ -366,7 +367,9 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         with ctx.stage("entity_linking"):
             links = await self.deps.linker.link(namespace, question, max_mentions=self.config.max_mentions)
-        anchors = list(dict.fromkeys(Anchor(x.name, lab, x.key) for x in links for lab in anchor_labels(x.labels)))
+        anchors = list(
+            dict.fromkeys(Anchor(x.name, lab, x.key, x.number) for x in links for lab in anchor_labels(x.labels))
+        )
         e = await self.enumerate_from(namespace, anchors, question, ctx)
         e.links = links
         return e
@@ -507,17 +510,23 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         for (i, text), score in zip(shown, scores, strict=True):
             out.readings[i], rel[i] = text, score
 
+    async def display(self, namespace: str) -> Display:
+        """Which property names a node of each label (the namespace's schema profile)."""
+        profile = await self.deps.linker.profiler.get(namespace)
+        return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
+
     async def _extend(self, namespace: str, level: list[CandidateQuery]) -> list[CandidateQuery]:
         """Every path of ``level`` extended by each relationship type and direction leaving its end nodes."""
         sem = asyncio.Semaphore(8)
+        display = await self.display(namespace)
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
             async with sem:
                 rows = await self.deps.graph.read(
-                    namespace, c.extension_query(), {"nodes": self.config.extension_nodes}, max_rows=100_000
+                    namespace, c.extension_query(display), {"nodes": self.config.extension_nodes}, max_rows=100_000
                 )
             out = []
-            for h in hops_from_rows(rows):
+            for h in hops_from_rows(rows, display):
                 if len(c.hops) >= 2 and c.hops[-1].rel_type == c.hops[-2].rel_type == h.rel_type:
                     continue  # turning back twice on one relationship type re-finds a shorter path's answers
                 out.append(CandidateQuery(c.anchor, (*c.hops, h)))
@@ -529,7 +538,14 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         """Paths (a)-h1-(x)-h2-(b) between two linked entities, returning x (intersections: "which player plays
         for X and was born in Y")."""
         pairs = [(a, b) for a in anchors for b in anchors if a.name != b.name]
-        return await self._between(namespace, pairs, Anchor.connecting_query, joins_from_rows, 1000)
+        display = await self.display(namespace)
+        return await self._between(
+            namespace,
+            pairs,
+            lambda a, b: a.connecting_query(b, display),
+            lambda a, b, rows: joins_from_rows(a, b, rows, display),
+            1000,
+        )
 
     async def _adjacent(self, namespace: str, anchors: list[Anchor]) -> list[CandidateQuery]:
         """The relationships joining two linked entities directly, as one-hop patterns closed by the second (their

@@ -70,7 +70,9 @@ class TraversalRetriever(Retriever[TraversalConfig, TraversalTrace]):
                 continue
             expanded.add(node.name)
             with ctx.stage("graph_expand"):
-                edges = await expand(self.deps.graph, ns, [node], limit=cfg.neighbours)
+                edges = await expand(
+                    self.deps.graph, ns, [node], limit=cfg.neighbours, profile=await self.deps.linker.profiler.get(ns)
+                )
             edges = [e for e in edges if e.dst.name not in visited]
             if not edges:
                 continue

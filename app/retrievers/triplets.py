@@ -49,7 +49,13 @@ class TripletsRetriever(Retriever[TripletsConfig, TripletsTrace]):
         frontier, seen = list(seeds), {n.name for n in seeds}
         with ctx.stage("graph_expand"):
             for _ in range(cfg.hops):
-                new = await expand(self.deps.graph, ns, frontier, limit=cfg.max_triples)
+                new = await expand(
+                    self.deps.graph,
+                    ns,
+                    frontier,
+                    limit=cfg.max_triples,
+                    profile=await self.deps.linker.profiler.get(ns),
+                )
                 edges += new
                 frontier = [e.dst for e in new if e.dst.name not in seen]
                 seen |= {n.name for n in frontier}

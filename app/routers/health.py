@@ -7,8 +7,10 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 
 from app.container import Container
 from app.deps import ContainerDep, PrincipalDep
+from app.errors import NotFoundError
 from app.observability import BACKEND_UP, metrics_payload
 from app.routers.errors import COMMON_RESPONSES, ERROR_RESPONSES
+from app.stores.graph.base import check_namespace
 
 router = APIRouter(tags=["ops"])
 
@@ -79,3 +81,18 @@ async def namespaces(container: ContainerDep, who: PrincipalDep) -> dict[str, ob
             entry["ingests"] = pending
         out.append(entry)
     return {"namespaces": out, "modes": sorted(container.retrievers)}
+
+
+@router.get("/namespaces/{namespace}/schema", responses={**COMMON_RESPONSES, 503: ERROR_RESPONSES[503]})
+async def namespace_schema(
+    namespace: str, container: ContainerDep, who: PrincipalDep, refresh: bool = False
+) -> dict[str, object]:
+    """The namespace's schema profile, read off a sample of its data: per label its count, each property's kind,
+    fill rate, distinct values, range and samples, and the display, id, categorical, numeric, temporal and boolean
+    properties chosen from them (``profile.overrides`` wins); per relationship type its count, endpoint labels and
+    properties. ``refresh=true`` reads it again (it is also read again after every ingest)."""
+    who.require(check_namespace(namespace))
+    if namespace not in await container.graph.namespaces():
+        raise NotFoundError(f"namespace {namespace!r} holds no graph")
+    profile = await container.profiler.get(namespace, refresh=refresh)
+    return profile.to_dict()

@@ -59,6 +59,12 @@ def test_unlabelled_hops_and_the_queries_that_extend_and_join_paths() -> None:
 
 
 def test_the_free_cypher_example_is_in_the_graphs_own_vocabulary() -> None:
-    assert one_hop_example("Movie", "DIRECTED_BY", "Person", 'Say "Hi"') == (
-        'MATCH (a:Movie {name: "Say \\"Hi\\""})-[:DIRECTED_BY]->(b:Person) RETURN b.name'
+    assert one_hop_example("Movie", "title", "DIRECTED_BY", "Person", "name", 'Say "Hi"') == (
+        'MATCH (a:Movie {title: "Say \\"Hi\\""})-[:DIRECTED_BY]->(b:Person) RETURN b.name'
+    )
+    assert one_hop_example("Interface", "ip", "EXPOSES", "Port", "port", "10.0.0.1") == (
+        'MATCH (a:Interface {ip: "10.0.0.1"})-[:EXPOSES]->(b:Port) RETURN b.port'
+    )
+    assert one_hop_example("Port", "port", "OPENS", "Service", "name", 7474) == (
+        "MATCH (a:Port {port: 7474})-[:OPENS]->(b:Service) RETURN b.name"
     )

@@ -1,0 +1,401 @@
+"""The schema profile of a namespace: what its graph holds, read off the data (sampled and bounded), whatever the
+schema and whoever wrote it.
+
+Per label and per relationship type: how many there are, the relationship types' endpoint labels, and each
+property's kind (text, integer, float, boolean, list, date: text that reads as an ISO date), fill rate, distinct
+values, range, length and a few sample values, all measured on a sample of ``profile.sample`` nodes (or
+relationships) per label (type). From those measures, per label:
+
+* the **display property**: the text property that identifies a node (filled for most nodes, nearly unique, short,
+  word-like rather than a URL); a number only where a label has no text property at all (a port). ``name`` and
+  ``title`` are just properties that usually win;
+* an **id property** where one exists: another filled, unique property whose values are codes (whole numbers, or
+  text without spaces);
+* **categorical** properties: text with few distinct values (a country, a status, a category) — constants a question
+  names;
+* **numeric**, **temporal** and **boolean** properties: what conditions, orderings and aggregates work on.
+
+An operator overrides any choice per namespace and label (``profile.overrides``), as neo4j-graphrag users pass a
+schema. No property name is special-cased here. Profiles are built once per namespace and dropped after an ingest
+(``SchemaProfiler.invalidate``); ``GET /namespaces/{ns}/schema`` shows one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from app.concurrency import BuiltOnce
+from app.cypher import queries as Q
+from app.cypher.schema import visible_labels
+from app.settings import LabelOverride, ProfileSettings
+from app.stores.graph.base import GraphStore
+
+Kind = Literal["text", "integer", "float", "boolean", "list", "date", "other"]
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+"""ISO 8601 dates and date-times as text: "1996-07-04", "1996-07-04T00:00:00", "2021-03-01 10:20:00+01:00"."""
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_OPAQUE = re.compile(r"(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}")
+"""A run of 8 or more hex digits mixing letters and digits: a hash or a UUID, an identifier rather than a name."""
+SAMPLES = 5
+MIN_EVIDENCE = 20
+"""Sampled values below which uniqueness says nothing (six nodes all differ in every property): no id is chosen."""
+"""Sample values kept per property (shown in the profile and in prompts)."""
+
+
+def value_kind(value: Any) -> Kind:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "date" if _DATE.match(value.strip()) else "text"
+    if isinstance(value, list):
+        return "list"
+    return "other"
+
+
+@dataclass
+class PropertyProfile:
+    key: str
+    kind: Kind
+    filled: float
+    """Share of the sampled nodes (relationships) that have the property."""
+    distinct: int
+    """Distinct values among the sampled ones (lists: distinct lists)."""
+    present: int
+    """Sampled nodes (relationships) that have it."""
+    lo: float | str | None = None
+    """Smallest value (numbers, dates); a list's fewest elements."""
+    hi: float | str | None = None
+    mean_length: float | None = None
+    """Mean length in characters (text, dates)."""
+    wordlike: float = 0.0
+    """Share of the text values with a letter in them (a name, not an address or a number in text)."""
+    url_like: float = 0.0
+    """Share of the text values that are URLs."""
+    opaque: float = 0.0
+    """Share of the text values that hold a hash or a UUID (``ent_3f2a9c0d...``)."""
+    samples: list[Any] = field(default_factory=list)
+
+    @property
+    def unique(self) -> float:
+        """Distinct values per sampled value: 1.0 when every node has its own."""
+        return self.distinct / self.present if self.present else 0.0
+
+    @property
+    def codelike(self) -> bool:
+        """Values that read as identifiers: whole numbers, or text without spaces."""
+        if self.kind == "integer":
+            return True
+        return self.kind == "text" and all(isinstance(v, str) and " " not in v.strip() for v in self.samples)
+
+
+@dataclass
+class LabelProfile:
+    label: str
+    count: int
+    properties: dict[str, PropertyProfile]
+    display: str | None = None
+    id: str | None = None
+    categorical: list[str] = field(default_factory=list)
+    numeric: list[str] = field(default_factory=list)
+    temporal: list[str] = field(default_factory=list)
+    boolean: list[str] = field(default_factory=list)
+    overridden: list[str] = field(default_factory=list)
+    """Which of the choices above an operator set (``profile.overrides``)."""
+
+
+@dataclass
+class RelationshipProfile:
+    type: str
+    count: int
+    endpoints: list[tuple[str, str, int]]
+    """(source label, target label, relationships) for each label pair it joins (a node's every label counts)."""
+    properties: dict[str, PropertyProfile]
+    numeric: list[str] = field(default_factory=list)
+    temporal: list[str] = field(default_factory=list)
+    boolean: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SchemaProfile:
+    namespace: str
+    labels: dict[str, LabelProfile] = field(default_factory=dict)
+    relationships: dict[str, RelationshipProfile] = field(default_factory=dict)
+    sample: int = 0
+    seconds: float = 0.0
+
+    def display(self, label: str) -> str | None:
+        prof = self.labels.get(label)
+        return prof.display if prof else None
+
+    def display_keys(self) -> tuple[str, ...]:
+        """Every label's display property, most common first (ties by name): the properties that name a node."""
+        counts: Counter[str] = Counter()
+        for prof in self.labels.values():
+            if prof.display:
+                counts[prof.display] += max(prof.count, 1)
+        return tuple(sorted(counts, key=lambda k: (-counts[k], k)))
+
+    def display_of(self, labels: Iterable[str]) -> str | None:
+        """The display property of a node with these labels: that of its most specific label (fewest nodes) that
+        has one."""
+        known = [self.labels[lab] for lab in labels if lab in self.labels and self.labels[lab].display]
+        return min(known, key=lambda p: (p.count, p.label)).display if known else None
+
+    def to_dict(self) -> dict[str, Any]:
+        def props(ps: Mapping[str, PropertyProfile]) -> list[dict[str, Any]]:
+            return [asdict(p) | {"unique": round(p.unique, 3)} for p in ps.values()]
+
+        return {
+            "namespace": self.namespace,
+            "sample": self.sample,
+            "seconds": round(self.seconds, 3),
+            "labels": [asdict(p) | {"properties": props(p.properties)} for p in self.labels.values()],
+            "relationships": [
+                asdict(r) | {"endpoints": [list(e) for e in r.endpoints], "properties": props(r.properties)}
+                for r in self.relationships.values()
+            ],
+        }
+
+
+def profile_properties(rows: Iterable[Mapping[str, Any]], total: int) -> dict[str, PropertyProfile]:
+    """Each property's measures over sampled property maps (``total``: how many were sampled)."""
+    values: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        for key, value in (row or {}).items():
+            if value is not None and not str(key).startswith("_"):
+                values[str(key)].append(value)
+    out: dict[str, PropertyProfile] = {}
+    for key in sorted(values):
+        vs = values[key]
+        kinds = Counter(value_kind(v) for v in vs)
+        kind: Kind = kinds.most_common(1)[0][0]
+        if kind == "date" and kinds["date"] < 0.9 * len(vs):  # a few date-like texts among others: text
+            kind = "text"
+        if kind in ("integer", "float") and kinds["integer"] + kinds["float"] == len(vs) and kinds["float"]:
+            kind = "float"
+        same = [v for v in vs if value_kind(v) == kind or (kind == "text" and value_kind(v) == "date")]
+        hashable = [tuple(v) if isinstance(v, list) else v for v in same if not isinstance(v, dict)]
+        try:
+            distinct = len(set(hashable))
+        except TypeError:  # nested lists
+            distinct = len({repr(v) for v in hashable})
+        p = PropertyProfile(key, kind, len(vs) / total if total else 0.0, distinct, len(vs))
+        if kind in ("integer", "float"):
+            nums = [float(v) for v in same if isinstance(v, int | float) and math.isfinite(float(v))]
+            p.lo, p.hi = (min(nums), max(nums)) if nums else (None, None)
+        elif kind in ("text", "date"):
+            texts = [str(v) for v in same]
+            p.mean_length = sum(map(len, texts)) / len(texts)
+            p.wordlike = sum(any(c.isalpha() for c in t) for t in texts) / len(texts)
+            p.url_like = sum(bool(_URL.match(t)) for t in texts) / len(texts)
+            p.opaque = sum(bool(_OPAQUE.search(t)) and not any(c.isspace() for c in t) for t in texts) / len(texts)
+            if kind == "date":
+                p.lo, p.hi = min(texts), max(texts)
+        elif kind == "list":
+            sizes = [len(v) for v in same]
+            p.lo, p.hi = min(sizes), max(sizes)
+        shown: list[Any] = []
+        for v in same:
+            v = _short(v)
+            if v not in shown and not isinstance(v, dict):
+                shown.append(v)
+            if len(shown) >= SAMPLES:
+                break
+        p.samples = shown
+        out[key] = p
+    return out
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > 80:
+        return value[:77] + "..."
+    if isinstance(value, list):
+        return [_short(v) for v in value[:5]]
+    return value
+
+
+def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -> str | None:
+    """The property that names a node of the label: among text properties filled for at least
+    ``display_min_fill`` of the nodes, at most ``display_max_length`` characters on average, not URLs nor hashes,
+    the most nearly unique (to 0.1), then the most word-like, then the shortest (then by name); a label with no
+    such text property is named by its most nearly unique whole number (a port), else it has none."""
+    text = [
+        p
+        for p in props.values()
+        if p.kind == "text"
+        and p.filled >= cfg.display_min_fill
+        and (p.mean_length or 0) <= cfg.display_max_length
+        and p.url_like < 0.5
+        and p.opaque < 0.5
+    ]
+    if text:
+        best = min(text, key=lambda p: (-round(p.unique, 1), -round(p.wordlike, 1), p.mean_length or 0, p.key))
+        return best.key
+    numbers = [p for p in props.values() if p.kind == "integer" and p.filled >= cfg.display_min_fill]
+    return min(numbers, key=lambda p: (-round(p.unique, 1), p.key)).key if numbers else None
+
+
+def choose_id(props: Mapping[str, PropertyProfile], display: str | None, cfg: ProfileSettings) -> str | None:
+    """Another property that identifies each node: filled, unique (``id_min_unique``) and code-like; whole
+    numbers first."""
+    ids = [
+        p
+        for p in props.values()
+        if p.key != display
+        and p.filled >= 0.9
+        and p.unique >= cfg.id_min_unique
+        and p.present >= MIN_EVIDENCE
+        and p.codelike
+    ]
+    return max(ids, key=lambda p: (p.kind == "integer", p.unique, p.key)).key if ids else None
+
+
+def choose_categorical(props: Mapping[str, PropertyProfile], skip: set[str], cfg: ProfileSettings) -> list[str]:
+    """Short text properties with few distinct values (at most ``categorical_max_distinct``, and each value shared
+    by two nodes on average)."""
+    return [
+        p.key
+        for p in props.values()
+        if p.key not in skip
+        and p.kind == "text"
+        and 1 <= p.distinct <= cfg.categorical_max_distinct
+        and p.distinct * 2 <= p.present
+        and (p.mean_length or 0) <= cfg.display_max_length
+    ]
+
+
+def _apply(prof: LabelProfile, override: LabelOverride | None) -> None:
+    if override is None:
+        return
+    for name in ("display", "id", "categorical"):
+        value = getattr(override, name)
+        if value is not None:
+            setattr(prof, name, value)
+            prof.overridden.append(name)
+
+
+def label_profile(
+    label: str, count: int, rows: list[Mapping[str, Any]], cfg: ProfileSettings, override: LabelOverride | None
+) -> LabelProfile:
+    props = profile_properties(rows, len(rows))
+    display = None if label in Q.UNNAMED_LABELS else choose_display(props, cfg)
+    ident = choose_id(props, display, cfg)
+    prof = LabelProfile(label, count, props, display, ident)
+    prof.categorical = choose_categorical(props, {k for k in (display, ident) if k}, cfg)
+    _apply(prof, override)
+    named = (prof.id, prof.display)
+    prof.numeric = [p.key for p in props.values() if p.kind in ("integer", "float") and p.key not in named]
+    prof.temporal = [p.key for p in props.values() if p.kind == "date"]
+    prof.boolean = [p.key for p in props.values() if p.kind == "boolean"]
+    return prof
+
+
+class SchemaProfiler:
+    """Builds each namespace's :class:`SchemaProfile` once, from a sample; dropped after an ingest."""
+
+    def __init__(self, graph: GraphStore, settings: ProfileSettings) -> None:
+        self.graph = graph
+        self.settings = settings
+        self._built: BuiltOnce[SchemaProfile] = BuiltOnce()
+
+    def invalidate(self, namespace: str) -> None:
+        self._built.invalidate(namespace)
+
+    async def get(self, namespace: str, *, refresh: bool = False) -> SchemaProfile:
+        if refresh:
+            self.invalidate(namespace)
+        return await self._built.get(namespace, lambda: self._build(namespace))
+
+    async def _build(self, namespace: str) -> SchemaProfile:
+        t0 = time.perf_counter()
+        cfg = self.settings
+        overrides = cfg.overrides.get(namespace, {})
+        schema = await self.graph.schema(namespace)
+        prof = SchemaProfile(namespace, sample=cfg.sample)
+        timeout = cfg.timeout_s
+
+        async def one_label(label: str) -> LabelProfile:
+            count = await self.graph.read(namespace, Q.label_count(label), timeout_s=timeout)
+            rows = await self.graph.read(
+                namespace, Q.label_sample(label), {"sample": cfg.sample}, max_rows=cfg.sample, timeout_s=timeout
+            )
+            maps = [r["p"] for r in rows if isinstance(r.get("p"), dict)]
+            return label_profile(label, int(count[0]["c"]) if count else 0, maps, cfg, overrides.get(label))
+
+        labels = visible_labels(schema.labels)
+        for lp in await asyncio.gather(*(one_label(lab) for lab in labels)):
+            prof.labels[lp.label] = lp
+        ends = await self.graph.read(namespace, Q.SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
+        endpoints: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+        totals: Counter[str] = Counter()
+        for r in ends:
+            n = int(r.get("n", 1))
+            totals[str(r["t"])] += n
+            for a in visible_labels(r["la"]) or [""]:
+                for b in visible_labels(r["lb"]) or [""]:
+                    endpoints[str(r["t"])][(a, b)] += n
+
+        async def one_type(rel: str) -> RelationshipProfile:
+            rows = await self.graph.read(
+                namespace, Q.relationship_sample(rel), {"sample": cfg.sample}, max_rows=cfg.sample, timeout_s=timeout
+            )
+            maps = [r["p"] for r in rows if isinstance(r.get("p"), dict)]
+            props = profile_properties(maps, len(maps))
+            ends_ = sorted(((a, b, n) for (a, b), n in endpoints[rel].items()), key=lambda e: (-e[2], e[0], e[1]))
+            return RelationshipProfile(
+                rel,
+                totals[rel],
+                ends_,
+                props,
+                numeric=[p.key for p in props.values() if p.kind in ("integer", "float")],
+                temporal=[p.key for p in props.values() if p.kind == "date"],
+                boolean=[p.key for p in props.values() if p.kind == "boolean"],
+            )
+
+        for rp in await asyncio.gather(*(one_type(t) for t in schema.relationship_types if not t.startswith("_"))):
+            prof.relationships[rp.type] = rp
+        prof.seconds = time.perf_counter() - t0
+        return prof
+
+
+@dataclass(frozen=True)
+class NamedNode:
+    """A node's display value as text (``name``), its typed value, its labels and the property holding it."""
+
+    name: str
+    labels: tuple[str, ...]
+    key: str
+    value: str | int
+
+
+async def named_nodes(
+    graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_rows: int, timeout_s: float
+) -> list[NamedNode]:
+    """Every node with a display value, read label by label through the profile (a node of several labels once
+    per distinct display property); text and whole-number values only."""
+    out: dict[tuple[str, tuple[str, ...], str], NamedNode] = {}
+    for lp in profile.labels.values():
+        if not lp.display:
+            continue
+        rows = await graph.read(
+            namespace, Q.display_values(lp.label, lp.display), max_rows=max_rows, timeout_s=timeout_s
+        )
+        for r in rows:
+            v = r.get("v")
+            if isinstance(v, bool) or not isinstance(v, str | int) or v == "":
+                continue
+            node = NamedNode(str(v), tuple(visible_labels(r.get("labels") or [])), lp.display, v)
+            out.setdefault((node.name, node.labels, node.key), node)
+    return list(out.values())
