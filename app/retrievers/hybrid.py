@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -80,6 +81,9 @@ class HybridConfig(ModeConfig):
     """Reciprocal-rank constant fusing the cross-encoder's rank with the fused rank (``rerank_top`` > 0)."""
     rrf_k: int = Field(60, ge=1, le=1000)
     """Reciprocal-rank constant of ``fusion=rrf``."""
+    graph_fallback: str | None = "triplets"
+    """The mode that answers when the namespace has no document chunk for the question (a graph without documents,
+    such as a Cypher script's): its items are returned with a warning. None: no items then."""
 
 
 class HybridTrace(ModeTrace):
@@ -104,8 +108,16 @@ class HybridRetriever(Retriever[HybridConfig, HybridTrace]):
     def model(self) -> FusionModel:
         return load_model((self.config.model_path or PACKAGED_MODEL).resolve())
 
+    def required_modes(self) -> Sequence[str]:
+        return (self.config.graph_fallback,) if self.config.graph_fallback else ()
+
     async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[HybridTrace]) -> list[RetrievedItem]:
         payloads, feats = await self.candidates(query, ctx)
+        if not feats and self.config.graph_fallback:  # no document: the graph answers
+            res = await self.call_mode(self.config.graph_fallback, query, ctx)
+            if res.items:
+                ctx.warn(f"hybrid: no document chunk in this namespace; answered from the graph ({res.retriever})")
+            return res.items
         ids = list(feats)
         scores = self.fuse(ids, feats, ctx)
         items = []

@@ -85,6 +85,9 @@ class PropertyProfile:
     """Share of the text values that are URLs."""
     opaque: float = 0.0
     """Share of the text values that hold a hash or a UUID (``ent_3f2a9c0d...``)."""
+    coded: float = 0.0
+    """Share of the text values that read as codes: one token with a digit, or in capitals (``SUP-0001``,
+    ``ALFKI``), where a name has words (``Harbour Trading``)."""
     samples: list[Any] = field(default_factory=list)
 
     @property
@@ -201,6 +204,7 @@ def profile_properties(rows: Iterable[Mapping[str, Any]], total: int) -> dict[st
             p.wordlike = sum(any(c.isalpha() for c in t) for t in texts) / len(texts)
             p.url_like = sum(bool(_URL.match(t)) for t in texts) / len(texts)
             p.opaque = sum(bool(_OPAQUE.search(t)) and not any(c.isspace() for c in t) for t in texts) / len(texts)
+            p.coded = sum(_is_code(t) for t in texts) / len(texts)
             if kind == "date":
                 p.lo, p.hi = min(texts), max(texts)
         elif kind == "list":
@@ -218,6 +222,13 @@ def profile_properties(rows: Iterable[Mapping[str, Any]], total: int) -> dict[st
     return out
 
 
+def _is_code(text: str) -> bool:
+    t = text.strip()
+    if not t or any(c.isspace() for c in t):
+        return False
+    return any(c.isdigit() for c in t) or (any(c.isalpha() for c in t) and t.upper() == t)
+
+
 def _short(value: Any) -> Any:
     if isinstance(value, str) and len(value) > 80:
         return value[:77] + "..."
@@ -229,8 +240,8 @@ def _short(value: Any) -> Any:
 def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -> str | None:
     """The property that names a node of the label: among text properties filled for at least
     ``display_min_fill`` of the nodes, at most ``display_max_length`` characters on average, not URLs nor hashes,
-    the most nearly unique (to 0.1), then the most word-like, then the shortest (then by name); a label with no
-    such text property is named by its most nearly unique whole number (a port), else it has none."""
+    the most nearly unique (to 0.1), then the least code-like (``SUP-0001``), then the most word-like, then the
+    shortest (then by name); a label with no such text property is named by its most nearly unique whole number (a port), else it has none."""
     text = [
         p
         for p in props.values()
@@ -241,7 +252,10 @@ def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -
         and p.opaque < 0.5
     ]
     if text:
-        best = min(text, key=lambda p: (-round(p.unique, 1), -round(p.wordlike, 1), p.mean_length or 0, p.key))
+        best = min(
+            text,
+            key=lambda p: (-round(p.unique, 1), round(p.coded, 1), -round(p.wordlike, 1), p.mean_length or 0, p.key),
+        )
         return best.key
     numbers = [p for p in props.values() if p.kind == "integer" and p.filled >= cfg.display_min_fill]
     return min(numbers, key=lambda p: (-round(p.unique, 1), p.key)).key if numbers else None

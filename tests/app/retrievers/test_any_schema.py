@@ -1,0 +1,114 @@
+"""A graph the service was not developed on: no ``name`` or ``title`` anywhere, ids as strings, dates as text, numbers
+on relationships, categorical values. Every mode reads it through the namespace's schema profile."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+
+from app.container import Container
+from app.retrievers.free_cypher import schema_example, schema_text
+
+NS = "any_schema"
+COUNTRIES = ["Japan", "Brazil", "Norway", "Kenya"]
+SUPPLIERS = ["Exotic Liquids", "Harbour Trading", "Tokyo Traders", "Mayumi Foods", "Pavlova Goods", "Nord Ost Fisch"]
+PRODUCTS = ["Chai Tea", "Aniseed Syrup", "Ikura Roe", "Konbu Kelp", "Tofu Blocks", "Pavlova Cake", "Gravad Lax",
+            "Rogede Sild", "Spegesild", "Boston Crab Meat", "Chocolade Bar", "Maxilaku Candy"]  # fmt: skip
+CATEGORIES = ["Beverages", "Condiments", "Seafood", "Confections"]
+
+
+def script() -> str:
+    rng = random.Random(7)
+    lines = []
+    for i, s in enumerate(SUPPLIERS):
+        lines.append(
+            f"CREATE (:Supplier {{supplierRef: 'SUP-{i:03d}', companyName: '{s}', country: '{COUNTRIES[i % 4]}'}});"
+        )
+    for i, c in enumerate(CATEGORIES):
+        lines.append(f"CREATE (:Category {{categoryRef: 'CAT-{i}', categoryName: '{c}'}});")
+    for i, p in enumerate(PRODUCTS):
+        lines.append(
+            f"CREATE (:Product {{productRef: 'PRD-{i:03d}', productName: '{p}', unitPrice: {5 + 3.5 * i}, "
+            f"unitsInStock: {rng.randint(0, 120)}, discontinued: {str(i % 5 == 0).lower()}}});"
+        )
+        s, c = SUPPLIERS[i % len(SUPPLIERS)], CATEGORIES[i % len(CATEGORIES)]
+        lines.append(
+            f"MATCH (s:Supplier {{companyName: '{s}'}}), (p:Product {{productName: '{p}'}}) "
+            "CREATE (s)-[:SUPPLIES]->(p);"
+        )
+        lines.append(
+            f"MATCH (p:Product {{productName: '{p}'}}), (c:Category {{categoryName: '{c}'}}) "
+            "CREATE (p)-[:PART_OF]->(c);"
+        )
+    for i in range(30):
+        p = PRODUCTS[rng.randrange(len(PRODUCTS))]
+        lines.append(
+            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '1996-{1 + i % 12:02d}-{1 + i % 27:02d}', "
+            f"shipCountry: '{COUNTRIES[i % 4]}'}}) WITH o MATCH (p:Product {{productName: '{p}'}}) "
+            f"CREATE (o)-[:ORDERS {{quantity: {rng.randint(1, 40)}, discount: 0.05}}]->(p);"
+        )
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+async def shop(container: Container) -> Container:
+    await container.ingestor.ingest_cypher(NS, script())
+    return container
+
+
+async def test_the_profile_names_each_label_by_its_own_property(shop: Container, client: httpx.AsyncClient) -> None:
+    r = await client.get(f"/namespaces/{NS}/schema")
+    assert r.status_code == 200, r.text
+    labels = {lp["label"]: lp for lp in r.json()["labels"]}
+    assert labels["Supplier"]["display"] == "companyName" and labels["Product"]["display"] == "productName"
+    assert labels["Category"]["display"] == "categoryName"
+    assert labels["Order"]["temporal"] == ["orderDate"]
+    assert "unitPrice" in labels["Product"]["numeric"] and labels["Product"]["boolean"] == ["discontinued"]
+    rels = {rp["type"]: rp for rp in r.json()["relationships"]}
+    assert rels["ORDERS"]["numeric"] == ["discount", "quantity"] and rels["ORDERS"]["endpoints"] == [
+        ["Order", "Product", 30]
+    ]
+    assert (await client.get("/namespaces/nowhere_ns/schema")).status_code == 404
+    assert (await client.get("/namespaces/Bad-Name/schema")).status_code == 422
+
+
+async def test_the_linker_finds_a_node_by_its_display_value(shop: Container) -> None:
+    links = await shop.deps.linker.link(NS, "Which products does Exotic Liquids supply?")
+    assert [(x.name, x.labels, x.key) for x in links] == [("Exotic Liquids", ["Supplier"], "companyName")]
+
+
+@pytest.mark.parametrize("mode", ["vector", "neighborhood", "triplets", "traversal", "react", "text2cypher", "hybrid"])
+async def test_every_mode_answers_on_a_graph_without_name_or_title(
+    shop: Container, client: httpx.AsyncClient, mode: str
+) -> None:
+    q = {"question": "Which products does Exotic Liquids supply?", "namespace": NS, "mode": mode, "top_k": 10}
+    r = await client.post("/retrieve", json=q)
+    assert r.status_code == 200, r.text
+    items = r.json()["items"]
+    assert items, (mode, r.json().get("warnings"))
+    text = " ".join(it["text"] for it in items)
+    supplied = [p for i, p in enumerate(PRODUCTS) if SUPPLIERS[i % len(SUPPLIERS)] == "Exotic Liquids"]
+    if mode != "vector":  # a graph mode reads the supplier's products off the graph
+        assert any(p in text for p in supplied), (mode, text[:500])
+
+
+async def test_text2cypher_anchors_on_the_display_property(shop: Container, client: httpx.AsyncClient) -> None:
+    q = {"question": "Which products does Exotic Liquids supply?", "namespace": NS, "mode": "text2cypher"}
+    body = (await client.post("/retrieve", json=q)).json()
+    query = body["trace"]["query"]
+    assert "companyName" in query and "Exotic Liquids" in query, query
+    names = {str(v) for row in body["trace"]["rows"] for v in row.values()}
+    assert {"Chai Tea", "Gravad Lax"} <= names
+
+
+async def test_the_free_cypher_prompt_holds_only_this_graph(shop: Container) -> None:
+    profile = await shop.profiler.get(NS)
+    text = schema_text(profile)
+    assert "companyName" in text and "orderDate: date" in text and "ORDERS" in text
+    example = await schema_example(shop.graph, NS, profile)
+    assert example is not None
+    prompt = text + example[0] + example[1]
+    for other in ("Movie", "ACTED_IN", "title", "Person", "name:"):  # nothing of another graph
+        assert other not in prompt, other

@@ -1,0 +1,67 @@
+"""The schema profile's choices, read off property values alone: no property name is special."""
+
+from __future__ import annotations
+
+from app.settings import LabelOverride, ProfileSettings
+from app.stores.graph.profile import label_profile, profile_properties, value_kind
+
+CFG = ProfileSettings()
+
+
+def _suppliers(n: int = 40) -> list[dict[str, object]]:
+    countries = ["Japan", "Brazil", "Norway", "Kenya"]
+    return [
+        {
+            "supplierRef": f"SUP-{i:04d}",
+            "companyName": f"Harbour Trading {i}",
+            "country": countries[i % 4],
+            "homePage": f"https://example.org/suppliers/{i}",
+            "founded": f"19{50 + i % 40}-0{1 + i % 9}-1{i % 10}",
+            "rowHash": f"{i:04x}9f3a7c2be01d",
+            "rating": 1.5 + i % 3,
+            "active": i % 2 == 0,
+            "notes": "A long description of the supplier and its history. " * 3,
+        }
+        for i in range(n)
+    ]
+
+
+def test_each_property_gets_a_kind_and_its_measures() -> None:
+    assert [value_kind(v) for v in ("x", "1996-07-04", "1996-07-04T00:00:00", 3, 2.5, True, [1])] == [
+        "text", "date", "date", "integer", "float", "boolean", "list",
+    ]  # fmt: skip
+    props = profile_properties(_suppliers(), 40)
+    assert props["founded"].kind == "date" and props["founded"].lo == "1950-01-10"
+    assert props["rating"].kind == "float" and (props["rating"].lo, props["rating"].hi) == (1.5, 3.5)
+    assert props["country"].distinct == 4 and props["country"].filled == 1.0 and props["country"].unique == 0.1
+    assert props["homePage"].url_like == 1.0 and props["rowHash"].opaque == 1.0
+    assert len(props["companyName"].samples) == 5
+
+
+def test_the_display_id_categorical_and_typed_properties_come_from_the_values() -> None:
+    prof = label_profile("Supplier", 40, _suppliers(), CFG, None)
+    # the short, unique, word-like text names the node; not the URL, the hash, the long notes or the code
+    assert prof.display == "companyName"
+    assert prof.id == "supplierRef"  # unique and code-like
+    assert prof.categorical == ["country"]
+    assert prof.temporal == ["founded"] and prof.numeric == ["rating"] and prof.boolean == ["active"]
+
+
+def test_a_label_without_text_is_named_by_its_whole_number_and_few_nodes_give_no_id() -> None:
+    ports = [{"port": p, "proto": "tcp"} for p in (22, 80, 443, 7474, 7687)]
+    prof = label_profile("Port", 5, ports, CFG, None)
+    assert prof.display == "proto" or prof.display == "port"
+    only_numbers = label_profile("Port", 5, [{"port": p} for p in (22, 80, 443)], CFG, None)
+    assert only_numbers.display == "port" and only_numbers.id is None
+
+
+def test_an_operator_override_wins() -> None:
+    override = LabelOverride(display="supplierRef", categorical=[])
+    prof = label_profile("Supplier", 40, _suppliers(), CFG, override)
+    assert prof.display == "supplierRef" and prof.categorical == [] and prof.overridden == ["display", "categorical"]
+
+
+def test_the_service_s_document_structure_below_a_page_names_nothing() -> None:
+    chunks = [{"text": f"Chunk {i} text " * 20, "section": "History", "uri": f"Doc#{i}"} for i in range(30)]
+    assert label_profile("Chunk", 30, chunks, CFG, None).display is None
+    assert label_profile("Passage", 30, chunks, CFG, None).display == "uri"  # a user's label of that shape is named
