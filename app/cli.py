@@ -108,6 +108,46 @@ def ingest(
 
 
 @cli.command()
+def index(
+    namespace: Annotated[str, typer.Option(help="The namespace whose graph to index.")] = "default",
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Attach a graph the service did not ingest (a Neo4j database, a FalkorDB graph, a Cypher script run
+    elsewhere): read its schema profile and make its nodes linkable. Idempotent and incremental; reports counts."""
+    from tqdm import tqdm
+
+    from app.container import Container
+
+    s = _settings(data_dir)
+    bars: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit="it", file=sys.stderr, mininterval=0.5)
+        bar.total = total
+        bar.update(done - bar.n)
+
+    async def run() -> dict[str, Any]:
+        c = await Container.start(s, with_llm=False)
+        try:
+            r = await c.ingestor.index(namespace, progress=progress)
+            profile = await c.profiler.get(namespace)
+            return {
+                "namespace": r.namespace,
+                "counts": r.counts,
+                "seconds": r.seconds,
+                "display": {lp.label: lp.display for lp in profile.labels.values()},
+            }
+        finally:
+            for b in bars.values():
+                b.close()
+            await c.close()
+
+    _print_json(run)
+
+
+@cli.command()
 def ask(
     question: Annotated[str, typer.Argument()],
     namespace: Annotated[str, typer.Option()] = "default",

@@ -182,7 +182,7 @@ class DeadlineMiddleware:
         if scope["type"] != "http" or scope["path"] in PUBLIC_PATHS or scope["path"] == "/metrics":
             await self.app(scope, receive, send)
             return
-        timeout_s = self.ingest_timeout_s if scope["path"] == "/admin/ingest" else self.timeout_s
+        timeout_s = self.ingest_timeout_s if scope["path"] in ("/admin/ingest", "/admin/index") else self.timeout_s
         started, body_read = asyncio.Event(), asyncio.Event()
 
         async def send_wrapper(message: Message) -> None:

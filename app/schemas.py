@@ -134,6 +134,10 @@ class IngestRequest(_Request):
     cypher: str | None = Field(None, description="Inline Cypher script.")
 
 
+class IndexRequest(_Request):
+    namespace: str = Field("default", pattern=NAMESPACE_PATTERN)
+
+
 class IngestResponse(BaseModel):
     request_id: str
     namespace: str

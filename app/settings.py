@@ -290,8 +290,8 @@ class ServerSettings(BaseModel):
     request_timeout_s: float = Field(180.0, gt=0)
     """How long a request may take before its response starts (504 past it, its work cancelled)."""
     ingest_timeout_s: float = Field(3600.0, gt=0)
-    """The same for ``POST /admin/ingest``: a large script takes minutes (the network development script ~3 min
-    here). Past it the ingest still runs to its end (``/namespaces`` shows its progress)."""
+    """The same for ``POST /admin/ingest`` and ``POST /admin/index``: a large script takes minutes (the network
+    development script ~3 min here). Past it the ingest still runs to its end (``/namespaces`` shows its progress)."""
     log_json: bool = False
     log_level: str = "INFO"
     log_user_text: bool = False

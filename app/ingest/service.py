@@ -265,6 +265,8 @@ class Ingestor:
             await self.ingest_documents(namespace, [Document.from_dict(d) for d in data["documents"]])
         elif kind == "cypher":
             await self.ingest_cypher(namespace, data["script"])
+        elif kind == "index":
+            await self.index(namespace)
         elif kind == "delete":
             try:
                 await self.delete_document(namespace, data["id"])
@@ -760,18 +762,52 @@ class Ingestor:
                 report.add("relationships_created", s.relationships_created)
                 progress("statements", i + 1, len(statements))
             await self.graph.execute(namespace, Q.INGEST_LOG_ADD, {"sha": sha, "kind": "cypher"})
-        # every node with a display value (the schema profile's, per label) becomes linkable
+        await self._index_entities(namespace, report, progress)
+        report.seconds = round(time.perf_counter() - t0, 3)
+        return report
+
+    async def index(self, namespace: str, *, progress: Progress = _noop) -> IngestReport:
+        """Attach a graph the service did not write (or re-index one it did): read the namespace's schema profile
+        again and make every node with a display value linkable (the ``entities`` vectors). Journaled like an
+        ingest (a crash mid-way is finished at start-up), idempotent, and incremental: only nodes whose name or
+        labels changed are embedded again, and the vectors of nodes that are gone are removed."""
+        check_namespace(namespace)
+        if namespace not in await self.graph.namespaces():
+            raise NotFoundError(f"namespace {namespace!r} holds no graph")
+
+        async def work(entry: JournalEntry) -> IngestReport:
+            t0 = time.perf_counter()
+            report = IngestReport(namespace, "index")
+            await self._index_entities(namespace, report, progress)
+            # changed in any case: the graph may have been written outside the service, so the profile, the
+            # linker's names, the modes' caches and cached results are all dropped (``on_change``)
+            report.seconds = round(time.perf_counter() - t0, 3)
+            return report
+
+        return await self._inline(namespace, "index", {"index": namespace}, work)
+
+    async def _index_entities(self, namespace: str, report: IngestReport, progress: Progress) -> None:
+        """Every node with a display value (the schema profile's, per label; not the document structure, which has
+        collections of its own) as an ``entities`` point; points of names no node has any more are removed."""
         names: dict[str, set[str]] = defaultdict(set)
         for node in await self._named_nodes(namespace):
-            names[node.name].update(node.labels)
+            if set(node.labels) & set(Q.DOCUMENT_LABELS):
+                continue
+            names[node.name].update(lb for lb in node.labels if lb != Q.ENTITY_LABEL)
         entities = [
             VectorPoint(id=entity_id(n), vector=[], payload={"name": n, "node_id": entity_id(n), "labels": sorted(ls)})
             for n, ls in names.items()
         ]
         report.add("entities", len(entities))
+        profile = await self.profiler.get(namespace)
+        report.add("labels_profiled", len(profile.labels))
         await self._embed_and_upsert(namespace, "entities", entities, lambda p: p.payload["name"], report, progress)
-        report.seconds = round(time.perf_counter() - t0, 3)
-        return report
+        coll = collection_name(namespace, "entities")
+        wanted = {p.id for p in entities}
+        stale = [i for i in await self.vectors.ids(coll) if i not in wanted]
+        for i in range(0, len(stale), 1000):
+            await self.vectors.delete(coll, {"item_id": stale[i : i + 1000]})
+        report.add("entities_removed", len(stale))
 
     # --- vectors --------------------------------------------------------------------------------------------
     async def _embed_and_upsert(

@@ -17,7 +17,7 @@ from app.ingest.parsers import Document, parse_html, parse_markdown, triples_fro
 from app.ingest.service import IngestReport
 from app.observability import request_id_var
 from app.routers.errors import ERROR_RESPONSES
-from app.schemas import NAMESPACE_PATTERN, DocumentsResponse, IngestRequest, IngestResponse
+from app.schemas import NAMESPACE_PATTERN, DocumentsResponse, IndexRequest, IngestRequest, IngestResponse
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 
@@ -57,6 +57,17 @@ def _response(report: IngestReport) -> IngestResponse:
         counts=report.counts,
         seconds=report.seconds,
     )
+
+
+@router.post("/index", response_model=IngestResponse, responses=ERROR_RESPONSES)
+async def index(req: IndexRequest, container: ContainerDep, who: AdminDep) -> IngestResponse:
+    """Attach a graph the service did not ingest (written straight into the store, an existing Neo4j database):
+    read its schema profile again and make every node with a display value linkable. Idempotent and incremental
+    (only nodes whose name or labels changed are embedded again; those that are gone leave the index); journaled
+    like an ingest, and run to its end even if the client goes."""
+    who.require(req.namespace)
+    ing = container.ingestor
+    return _response(await ing.detached(ing.index(req.namespace)))
 
 
 @router.post("/ingest", response_model=IngestResponse, responses=ERROR_RESPONSES)

@@ -241,7 +241,8 @@ def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -
     """The property that names a node of the label: among text properties filled for at least
     ``display_min_fill`` of the nodes, at most ``display_max_length`` characters on average, not URLs nor hashes,
     the most nearly unique (to 0.1), then the least code-like (``SUP-0001``), then the most word-like, then the
-    shortest (then by name); a label with no such text property is named by its most nearly unique whole number (a port), else it has none."""
+    shortest (then by name); a label with no such text property is named by its most nearly unique whole number
+    (a port), else it has none."""
     text = [
         p
         for p in props.values()

@@ -54,6 +54,9 @@ class VectorStore(Protocol):
     async def existing(self, name: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Payloads of the points among ``ids`` that exist (lets ingestion skip re-embedding unchanged items)."""
 
+    async def ids(self, name: str) -> list[str]:
+        """Every point's id (``index`` removes the points of nodes that are gone)."""
+
     async def search(
         self, name: str, vector: Sequence[float], *, top_k: int, filters: Filters | None = None
     ) -> list[VectorHit]: ...

@@ -156,6 +156,20 @@ class QdrantVectorStore:
                 found[str(payload.get(ID_FIELD, r.id))] = payload
         return found
 
+    async def ids(self, name: str) -> list[str]:
+        if not await self.collection_exists(name):
+            return []
+        out: list[str] = []
+        offset: Any = None
+        while True:
+            records, offset = await self._call(
+                "scroll",
+                self._c().scroll(name, limit=2048, offset=offset, with_payload=[ID_FIELD], with_vectors=False),
+            )
+            out += [str((r.payload or {}).get(ID_FIELD, r.id)) for r in records]
+            if offset is None:
+                return out
+
     async def search(
         self, name: str, vector: Sequence[float], *, top_k: int, filters: Filters | None = None
     ) -> list[VectorHit]:

@@ -58,6 +58,9 @@ class VectorStoreContract:
         await store.delete(coll, {"tag": "x"})
         assert await store.count(coll) == 2
         assert await store.count(coll, {"tag": "y"}) == 1
+        assert sorted(await store.ids(coll)) == ["b", "d"]  # every point's id (what index removes stale ones by)
+        await store.delete(coll, {"item_id": ["b"]})
+        assert await store.ids(coll) == ["d"] and await store.ids("t_missing__chunks") == []
         with pytest.raises(InvalidInputError):
             await store.delete(coll, {})
 
