@@ -39,7 +39,7 @@ from app.cypher.shapes import (
 )
 from app.retrievers.kg import read_path, with_kind, words
 from app.stores.graph.base import GraphSchema, GraphStore
-from app.stores.graph.profile import SchemaProfiler
+from app.stores.graph.profile import SchemaProfiler, value_kind
 from app.text import STOPWORDS, surface
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -334,7 +334,8 @@ class Property:
     label: str
     key: str
     kind: str
-    """``number``, ``text``, or ``list`` (a list of text)."""
+    """``number``, ``text``, ``date`` (text that reads as an ISO date: "1996-07-04"), or ``list`` (a list of
+    text)."""
     lo: float | None = None
     hi: float | None = None
     """A number's least and greatest value; a list's fewest and most elements (in the sample read)."""
@@ -352,7 +353,10 @@ class Property:
 
     @property
     def temporal(self) -> bool:
-        """A year: every value a whole number in ``YEAR_RANGE`` (a birth year, a release year)."""
+        """A point in time: a date as text, or a year (every value a whole number in ``YEAR_RANGE``: a birth year, a
+        release year)."""
+        if self.kind == "date":
+            return True
         return (
             self.kind == "number"
             and self.lo is not None
@@ -373,8 +377,12 @@ class LabelProfile:
     def numeric(self) -> list[Property]:
         return [p for p in self.properties if p.kind == "number"]
 
+    def ordered(self) -> list[Property]:
+        """What an ordering can rank by: numbers, and dates as text (ISO text sorts as time does)."""
+        return [p for p in self.properties if p.kind in ("number", "date")]
+
     def text(self) -> list[Property]:
-        return [p for p in self.properties if p.kind in ("text", "list")]
+        return [p for p in self.properties if p.kind in ("text", "list", "date")]
 
 
 @dataclass
@@ -395,6 +403,11 @@ class Profiles:
         """The numeric properties of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
         prof = self.of(path, var, edge=edge)
         return prof.numeric() if prof is not None else []
+
+    def ordered(self, path: CandidateQuery, var: int, *, edge: bool = False) -> list[Property]:
+        """The properties of the path's node ``x{var}`` an ordering can rank by (``LabelProfile.ordered``)."""
+        prof = self.of(path, var, edge=edge)
+        return prof.ordered() if prof is not None else []
 
 
 class PropertyProfiles:
@@ -423,8 +436,9 @@ class PropertyProfiles:
             return None
         props = []
         for key in keys:
-            if label is not None and key == label.id:  # an identifier is neither a measure nor a condition
-                continue
+            measured = label.properties.get(key) if label is not None else None
+            if label is not None and (key == label.id or (measured is not None and measured.opaque >= 0.5)):
+                continue  # an identifier (the label's, or hashes) is neither a measure nor a condition
             prof = await self.graph.read(namespace, property_profile_query(name, key, edge=edge), {"sample": 20})
             if not prof or not prof[0].get("c"):
                 continue
@@ -433,6 +447,8 @@ class PropertyProfiles:
             part = p["c"] < (p.get("total") or 0)
             if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
                 props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values), part))
+            elif values and all(value_kind(v) == "date" for v in values):
+                props.append(Property(name, key, "date", values=tuple(values), partial=part))
             elif values and all(isinstance(v, str) for v in values):
                 props.append(Property(name, key, "text", values=tuple(values), partial=part))
             elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
@@ -564,7 +580,7 @@ class ShapeEnumerator:
                     other = 3 - t  # oldest movie"
                     out += [
                         Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=other, temporal=timed and p.temporal)
-                        for p in profiles.numeric(path, other)
+                        for p in profiles.ordered(path, other)
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
@@ -657,6 +673,12 @@ class ShapeEnumerator:
                 ]
                 if p.whole:
                     conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
+            for p in prof.properties:  # a year said of a date held as text ("orders placed after 1996")
+                if p.kind == "date":
+                    years = [
+                        int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]
+                    ]
+                    conds += [_year_filter(p.key, op, y) for y in years for op in _ops(y, lits)]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
             conds += [
@@ -799,6 +821,16 @@ def _ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:
     return () if v in lits.counts and lits.numbers.count(v) == 1 else NUMBER_OPS
 
 
+def _year_filter(key: str, op: str, year: int) -> Filter:
+    """A comparison with a year on a date held as ISO text, as text comparisons (which order as time does): in
+    1996 is ``STARTS WITH "1996"``, after 1996 ``>= "1997"``, before 1996 ``< "1996"``."""
+    if op == "=":
+        return Filter(0, key, "STARTS WITH", str(year))
+    if op in (">", "<="):
+        return Filter(0, key, ">=" if op == ">" else "<", str(year + 1))
+    return Filter(0, key, op if op in ("<", ">=") else "<", str(year))
+
+
 Condition = Filter
 """A condition on no node yet (``var`` 0): ``_filters_for`` places it on each node (relationship) it fits."""
 Conditions = dict[tuple[str, bool], list[Condition]]
@@ -809,19 +841,20 @@ def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], t
     the top ``k`` by each. ``timed``: the question has a time superlative, and orderings and aggregates of a year are
     read as points in time (``Shape.temporal``)."""
     out = [Shape(path, t, "count")]
-    owners: list[tuple[int | None, list[Property]]] = [(None, profiles.numeric(path, t))]
+    owners: list[tuple[int | None, list[Property]]] = [(None, profiles.ordered(path, t))]
     if path.hops and (path.anchor.name is None or t == len(path.hops) + 1):
-        owners.append((len(path.hops), profiles.numeric(path, len(path.hops), edge=True)))
-    for on, numeric in owners:
+        owners.append((len(path.hops), profiles.ordered(path, len(path.hops), edge=True)))
+    for on, ordered in owners:
         out += [
             Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
-            for p in numeric
+            for p in ordered
             for fn in AGGREGATES
             if not (fn == "sum" and p.temporal)  # a sum of years means nothing
+            and (p.kind == "number" or fn in ("min", "max"))  # of dates as text: the earliest and the latest
         ]
         out += [
             Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on, temporal=timed and p.temporal)
-            for p in numeric
+            for p in ordered
             for d in ("DESC", "ASC")
             for k in ks
         ]

@@ -45,7 +45,7 @@ def script() -> str:
     for i in range(30):
         p = PRODUCTS[rng.randrange(len(PRODUCTS))]
         lines.append(
-            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '1996-{1 + i % 12:02d}-{1 + i % 27:02d}', "
+            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '{1996 + i % 3}-{1 + i % 12:02d}-{1 + i % 27:02d}', "
             f"shipCountry: '{COUNTRIES[i % 4]}'}}) WITH o MATCH (p:Product {{productName: '{p}'}}) "
             f"CREATE (o)-[:ORDERS {{quantity: {rng.randint(1, 40)}, discount: 0.05}}]->(p);"
         )
@@ -112,3 +112,25 @@ async def test_the_free_cypher_prompt_holds_only_this_graph(shop: Container) -> 
     prompt = text + example[0] + example[1]
     for other in ("Movie", "ACTED_IN", "title", "Person", "name:"):  # nothing of another graph
         assert other not in prompt, other
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("List the orders placed in 1997.", 'x1.orderDate STARTS WITH "1997"'),
+        ("Which orders were placed after 1997?", 'x1.orderDate >= "1998"'),
+        ("Which orders were placed before 1997?", 'x1.orderDate < "1997"'),
+        ("Show the 3 most recent orders.", "x1.orderDate AS orderDate ORDER BY orderDate DESC LIMIT 3"),
+        ("What is the latest order date?", "max(x1.orderDate)"),
+    ],
+)
+async def test_dates_held_as_text_take_years_and_orderings(shop: Container, question: str, wanted: str) -> None:
+    """A date stored as text ("1996-07-04") is temporal: a year said of it compares as text (which orders as time
+    does), and orderings and the earliest / latest work on it; every such candidate runs."""
+    t2c = shop.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, question)  # type: ignore[attr-defined]
+    texts = [c.text for c in e.candidates]
+    hits = [t for t in texts if wanted in t]
+    assert hits, [t for t in texts if "orderDate" in t][:10]
+    for t in hits[:3]:
+        await shop.graph.read(NS, t)  # executes on the engine
