@@ -44,8 +44,9 @@ def script() -> str:
         )
     for i in range(30):
         p = PRODUCTS[rng.randrange(len(PRODUCTS))]
+        date = f"{1996 + i % 3}-{1 + i % 12:02d}-{1 + i % 27:02d}"
         lines.append(
-            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '{1996 + i % 3}-{1 + i % 12:02d}-{1 + i % 27:02d}', "
+            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '{date}', "
             f"shipCountry: '{COUNTRIES[i % 4]}'}}) WITH o MATCH (p:Product {{productName: '{p}'}}) "
             f"CREATE (o)-[:ORDERS {{quantity: {rng.randint(1, 40)}, discount: 0.05}}]->(p);"
         )
