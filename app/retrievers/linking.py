@@ -69,6 +69,7 @@ class EntityLinker:
         per_mention: int = 3,
         min_vector_score: float | None = None,
         max_index_rows: int = 5_000_000,
+        max_nodes_per_name: int = 100,
     ) -> None:
         self.graph = graph
         self.vectors = vectors
@@ -79,6 +80,9 @@ class EntityLinker:
         self.per_mention = per_mention
         self.min_vector_score = embedder.match_floor if min_vector_score is None else min_vector_score
         self.max_index_rows = max_index_rows
+        self.max_nodes_per_name = max_nodes_per_name
+        """A display value more nodes share than this names a kind of thing (a port number every machine has, the
+        version every process of it runs), not an entity: it is not linked (a condition on the property says it)."""
         self._indexes: BuiltOnce[NameIndex] = BuiltOnce()
 
     def invalidate(self, namespace: str) -> None:
@@ -92,6 +96,8 @@ class EntityLinker:
         nodes = await named_nodes(self.graph, namespace, profile, max_rows=self.max_index_rows, timeout_s=120)
         idx = NameIndex()
         for node in nodes:
+            if node.count > self.max_nodes_per_name:
+                continue
             name, labels, key = node.name, list(node.labels), node.key
             if isinstance(node.value, int):
                 idx.numbers.add((name, key))

@@ -44,7 +44,7 @@ from app.cypher.candidates import (
 )
 from app.cypher.queries import ENTITY_LABEL
 from app.cypher.shapes import Shape
-from app.errors import AppError, DependencyError
+from app.errors import AppError, DependencyError, QueryRejectedError
 from app.ids import entity_id
 from app.llm.adapters import TunedAdapter, namespace_adapter
 from app.llm.base import GroundedChooser, Message
@@ -403,8 +403,12 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
         level = [CandidateQuery(a, ()) for a in anchors]
         for _ in range(cfg.max_hops if level else 0):
+            failed: list[CandidateQuery] = []
             with ctx.stage("candidate_enumeration"):
-                nxt = await self._extend(namespace, level)
+                nxt = await self._extend(namespace, level, failed)
+            if failed:
+                out.unextended += len(failed)
+                ctx.warn(f"text2cypher: {len(failed)} path(s) not extended: the graph read took too long")
             room = cfg.max_candidates - len(out.candidates)
             if len(nxt) > room:
                 nxt, out.truncated = nxt[: max(0, room)], True
@@ -515,16 +519,23 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         profile = await self.deps.linker.profiler.get(namespace)
         return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
 
-    async def _extend(self, namespace: str, level: list[CandidateQuery]) -> list[CandidateQuery]:
-        """Every path of ``level`` extended by each relationship type and direction leaving its end nodes."""
+    async def _extend(
+        self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery]
+    ) -> list[CandidateQuery]:
+        """Every path of ``level`` extended by each relationship type and direction leaving its end nodes; a path
+        whose extension read fails (past the query deadline, over the memory cap) goes to ``unextended``."""
         sem = asyncio.Semaphore(8)
         display = await self.display(namespace)
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
             async with sem:
-                rows = await self.deps.graph.read(
-                    namespace, c.extension_query(display), {"nodes": self.config.extension_nodes}, max_rows=100_000
-                )
+                try:
+                    rows = await self.deps.graph.read(
+                        namespace, c.extension_query(display), {"nodes": self.config.extension_nodes}, max_rows=100_000
+                    )
+                except (DependencyError, QueryRejectedError):  # too slow or too big: the path stays as it is
+                    unextended.append(c)
+                    return []
             out = []
             for h in hops_from_rows(rows, display):
                 if len(c.hops) >= 2 and c.hops[-1].rel_type == c.hops[-2].rel_type == h.rel_type:

@@ -23,12 +23,15 @@ schema. No property name is special-cased here. Profiles are built once per name
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import math
 import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
 from app.concurrency import BuiltOnce
@@ -237,10 +240,31 @@ def _short(value: Any) -> Any:
     return value
 
 
+@functools.cache
+def naming_words(language: str = "en") -> frozenset[str]:
+    """The words of a property key that say it holds a name (``lexicon/<language>.json``: data, not code)."""
+    data = json.loads((Path(__file__).parent / "lexicon" / f"{language}.json").read_text(encoding="utf-8"))
+    return frozenset(str(w) for w in data["naming_words"])
+
+
+def key_words(key: str) -> list[str]:
+    """``companyName`` / ``display_name`` / ``TITLE`` -> ``["company", "name"]`` / ``["display", "name"]`` /
+    ``["title"]``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return [w for w in re.split(r"[\s_\-.]+", spaced.lower()) if w]
+
+
+def names_by_key(key: str) -> bool:
+    """Whether the key's last word (or the key as one word) is a naming word."""
+    words = key_words(key)
+    return bool(words) and (words[-1] in naming_words() or "".join(words) in naming_words())
+
+
 def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -> str | None:
     """The property that names a node of the label: among text properties filled for at least
     ``display_min_fill`` of the nodes, at most ``display_max_length`` characters on average, not URLs nor hashes,
-    the most nearly unique (to 0.1), then the least code-like (``SUP-0001``), then the most word-like, then the
+    the most nearly unique (to 0.1), then one whose key says it names (``companyName``; English words of
+    ``lexicon/en.json``), then the least code-like (``SUP-0001``), then the most word-like, then the
     shortest (then by name); a label with no such text property is named by its most nearly unique whole number
     (a port), else it has none."""
     text = [
@@ -255,7 +279,14 @@ def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -
     if text:
         best = min(
             text,
-            key=lambda p: (-round(p.unique, 1), round(p.coded, 1), -round(p.wordlike, 1), p.mean_length or 0, p.key),
+            key=lambda p: (
+                -round(p.unique, 1),
+                not names_by_key(p.key),
+                round(p.coded, 1),
+                -round(p.wordlike, 1),
+                p.mean_length or 0,
+                p.key,
+            ),
         )
         return best.key
     numbers = [p for p in props.values() if p.kind == "integer" and p.filled >= cfg.display_min_fill]
@@ -393,6 +424,9 @@ class NamedNode:
     labels: tuple[str, ...]
     key: str
     value: str | int
+    count: int = 1
+    """How many nodes of these labels share this display value: a value thousands of nodes share (a port number
+    on every machine, a process's version) names a kind of thing, not one."""
 
 
 async def named_nodes(
@@ -401,6 +435,7 @@ async def named_nodes(
     """Every node with a display value, read label by label through the profile (a node of several labels once
     per distinct display property); text and whole-number values only."""
     out: dict[tuple[str, tuple[str, ...], str], NamedNode] = {}
+    counted: dict[tuple[str, tuple[str, ...], str], Counter[str]] = defaultdict(Counter)
     for lp in profile.labels.values():
         if not lp.display:
             continue
@@ -412,5 +447,7 @@ async def named_nodes(
             if isinstance(v, bool) or not isinstance(v, str | int) or v == "":
                 continue
             node = NamedNode(str(v), tuple(visible_labels(r.get("labels") or [])), lp.display, v)
-            out.setdefault((node.name, node.labels, node.key), node)
-    return list(out.values())
+            k = (node.name, node.labels, node.key)
+            counted[k][lp.label] += 1  # a node of several labels is read once per label: counted once
+            out.setdefault(k, node)
+    return [replace(node, count=max(counted[k].values())) for k, node in out.items()]

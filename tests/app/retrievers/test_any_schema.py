@@ -135,3 +135,13 @@ async def test_dates_held_as_text_take_years_and_orderings(shop: Container, ques
     assert hits, [t for t in texts if "orderDate" in t][:10]
     for t in hits[:3]:
         await shop.graph.read(NS, t)  # executes on the engine
+
+
+async def test_a_value_thousands_of_nodes_share_is_no_entity(container: Container) -> None:
+    """A display value more nodes share than ``max_nodes_per_name`` (a port number on every machine) is a kind of
+    thing: it is not linked, so no question anchors a path at thousands of nodes."""
+    lines = [f"CREATE (:Machine {{host: 'node-{i:03d}'}})-[:EXPOSES]->(:Port {{port: 7474}});" for i in range(120)]
+    lines += ["CREATE (:Machine {host: 'edge-1'})-[:EXPOSES]->(:Port {port: 9999});"]
+    await container.ingestor.ingest_cypher("shared_names", "\n".join(lines) + "\n")
+    links = await container.deps.linker.link("shared_names", "Which machines expose port 7474 and port 9999?")
+    assert [(x.name, x.key, x.number) for x in links] == [("9999", "port", True)]

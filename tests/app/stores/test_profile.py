@@ -65,3 +65,9 @@ def test_the_service_s_document_structure_below_a_page_names_nothing() -> None:
     chunks = [{"text": f"Chunk {i} text " * 20, "section": "History", "uri": f"Doc#{i}"} for i in range(30)]
     assert label_profile("Chunk", 30, chunks, CFG, None).display is None
     assert label_profile("Passage", 30, chunks, CFG, None).display == "uri"  # a user's label of that shape is named
+
+
+def test_a_label_of_few_nodes_is_named_by_its_short_name_even_when_it_reads_as_a_code() -> None:
+    """With a handful of nodes the share of codes says little: ``DC1`` names the one data centre, not its address."""
+    prof = label_profile("DataCenter", 1, [{"name": "DC1", "location": "Iceland, Reykjavik"}], CFG, None)
+    assert prof.display == "name"
