@@ -214,14 +214,18 @@ def cypher_property_keys(text: str) -> set[str]:
 
 
 def load_text2cypher(path: Path) -> Benchmark:
-    """Neo4j text2cypher CSV (``question``, ``cypher``, ``type``, flags) for the movies graph; clean rows only (no
+    """A folder with a Cypher script and either ``questions.jsonl`` (the development sets of other schemas,
+    ``_load_text2cypher_jsonl``) or the Neo4j text2cypher CSV (``question``, ``cypher``, ``type``, flags) for the
+    movies graph; of the CSV, clean rows only (no
     syntax error, no timeout, returns results, and in the schema that the folder's ``.cypher`` script creates: the
     CSV's own ``false_schema`` flag was computed against the database it was written for, whose schema holds a
     ``votes`` property that the script never sets; a gold query naming a property the script never sets asks about
     what this graph lacks). Answers are the gold query's results, computed at evaluation time against the
     ingested graph."""
-    csv_file = _find(path, ".csv")
     script = _find(path, ".cypher")
+    if (path / "questions.jsonl").exists():
+        return _load_text2cypher_jsonl(path / "questions.jsonl", script)
+    csv_file = _find(path, ".csv")
     keys = cypher_property_keys(script.read_text(encoding="utf-8"))
     questions = []
     with open(csv_file, encoding="utf-8", newline="") as fh:
@@ -243,6 +247,29 @@ def load_text2cypher(path: Path) -> Benchmark:
                         meta={"cypher": row["cypher"]},
                     )
                 )
+    return Benchmark("text2cypher", questions, script=script)
+
+
+def _load_text2cypher_jsonl(qfile: Path, script: Path) -> Benchmark:
+    """The development sets of other schemas (``questions.jsonl``: ``id``, ``question``, ``gold_cypher``,
+    ``gold_rows``, ``type``): the questions whose gold query ran and returned rows where the set was built. The gold
+    rows are computed again on the ingested graph at evaluation time, as for the movies set."""
+    questions = []
+    for line in qfile.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row.get("runs") is False or not row.get("gold_rows") or not row.get("gold_cypher"):
+            continue
+        questions.append(
+            EvalQuestion(
+                id=str(row.get("id") or f"row-{len(questions)}"),
+                question=str(row["question"]),
+                answers=[],
+                qtype=str(row.get("type") or ""),
+                meta={"cypher": str(row["gold_cypher"])},
+            )
+        )
     return Benchmark("text2cypher", questions, script=script)
 
 

@@ -77,6 +77,18 @@ def test_kgqa_and_text2cypher_loaders(tmp_path: Path) -> None:
     )
     tc = load_text2cypher(t)
     assert [q.question for q in tc.questions] == ["ok", "built"] and tc.kind == "cypher"
+    j = tmp_path / "t2c_jsonl"  # the other-schema development sets: a script and questions.jsonl
+    j.mkdir()
+    (j / "shop.cypher").write_text("CREATE (:Product {productName: 'Chai'});\n")
+    rows = [
+        {"id": "s-1", "question": "ok", "gold_cypher": "MATCH (p:Product) RETURN p", "gold_rows": [{}], "runs": True},
+        {"id": "s-2", "question": "fails", "gold_cypher": "MATCH (p RETURN p", "gold_rows": None, "runs": False},
+        {"id": "s-3", "question": "empty", "gold_cypher": "MATCH (p:X) RETURN p", "gold_rows": [], "runs": True},
+    ]
+    (j / "questions.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    tj = load_text2cypher(j)
+    assert [(q.id, q.meta["cypher"]) for q in tj.questions] == [("s-1", "MATCH (p:Product) RETURN p")]
+    assert tj.script is not None and tj.script.name == "shop.cypher"
 
 
 def test_sampling_is_stratified_by_hops_and_seeded(tmp_path: Path) -> None:
