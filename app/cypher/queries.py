@@ -195,6 +195,13 @@ def display_values(label: str, key: str) -> str:
     return f"MATCH (n:`{lb}`) WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, labels(n) AS labels"
 
 
+def value_counts(label: str, key: str) -> str:
+    """Each distinct ``key`` value of the ``label`` nodes (``v``) and how many nodes hold it (``c``): a categorical
+    property's values, which the linker knows as constants."""
+    lb, k = ident(label, "label"), ident(key, "property key")
+    return f"MATCH (n:`{lb}`) WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, count(*) AS c"
+
+
 def relationship_sample(rel_type: str) -> str:
     """The property maps of at most ``$sample`` relationships of ``rel_type`` (``p``)."""
     return f"MATCH ()-[r:`{ident(rel_type, 'relationship type')}`]->() WITH r LIMIT $sample RETURN properties(r) AS p"

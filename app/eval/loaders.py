@@ -254,7 +254,7 @@ def _load_text2cypher_jsonl(qfile: Path, script: Path) -> Benchmark:
     """The development sets of other schemas (``questions.jsonl``: ``id``, ``question``, ``gold_cypher``,
     ``gold_rows``, ``type``): the questions whose gold query ran and returned rows where the set was built. The gold
     rows are computed again on the ingested graph at evaluation time, as for the movies set."""
-    questions = []
+    questions: list[EvalQuestion] = []
     for line in qfile.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue

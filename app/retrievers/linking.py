@@ -21,7 +21,7 @@ from app.concurrency import BuiltOnce
 from app.models.embedder import Embedder
 from app.settings import ProfileSettings
 from app.stores.graph.base import GraphStore
-from app.stores.graph.profile import SchemaProfiler, named_nodes
+from app.stores.graph.profile import SchemaProfiler, categorical_values, named_nodes
 from app.stores.vector.base import VectorStore, collection_name
 from app.text import STOPWORDS, surface
 
@@ -94,6 +94,8 @@ class EntityLinker:
     async def _build_index(self, namespace: str) -> NameIndex:
         profile = await self.profiler.get(namespace)
         nodes = await named_nodes(self.graph, namespace, profile, max_rows=self.max_index_rows, timeout_s=120)
+        # the values of categorical properties name the nodes that hold them ("suppliers in Japan")
+        nodes += await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
         idx = NameIndex()
         for node in nodes:
             if node.count > self.max_nodes_per_name:

@@ -451,3 +451,19 @@ async def named_nodes(
             counted[k][lp.label] += 1  # a node of several labels is read once per label: counted once
             out.setdefault(k, node)
     return [replace(node, count=max(counted[k].values())) for k, node in out.items()]
+
+
+async def categorical_values(
+    graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_values: int, timeout_s: float
+) -> list[NamedNode]:
+    """Every value of every label's categorical properties (a country, a category), with how many nodes hold it:
+    a question that names one links to the nodes holding it (``(:Supplier {country: "Japan"})``)."""
+    out: list[NamedNode] = []
+    for lp in profile.labels.values():
+        for key in lp.categorical:
+            rows = await graph.read(namespace, Q.value_counts(lp.label, key), max_rows=max_values, timeout_s=timeout_s)
+            for r in rows:
+                v = r.get("v")
+                if isinstance(v, str) and v.strip():
+                    out.append(NamedNode(v, (lp.label,), key, v, int(r.get("c") or 1)))
+    return out

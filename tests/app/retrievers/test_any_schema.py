@@ -145,3 +145,19 @@ async def test_a_value_thousands_of_nodes_share_is_no_entity(container: Containe
     await container.ingestor.ingest_cypher("shared_names", "\n".join(lines) + "\n")
     links = await container.deps.linker.link("shared_names", "Which machines expose port 7474 and port 9999?")
     assert [(x.name, x.key, x.number) for x in links] == [("9999", "port", True)]
+
+
+async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Container) -> None:
+    """``shipCountry`` is categorical (4 distinct short values over 30 orders): "Japan" in a question names the
+    orders shipped there, and text2cypher anchors a path at them."""
+    profile = await shop.profiler.get(NS)
+    assert profile.labels["Order"].categorical == ["shipCountry"]
+    assert profile.labels["Supplier"].categorical == []  # 4 countries over 6 suppliers: too few to tell
+    question = "Which products were ordered for shipping to Japan?"
+    links = await shop.deps.linker.link(NS, question)
+    assert ("Japan", ["Order"], "shipCountry") in [(x.name, x.labels, x.key) for x in links]
+    e = await shop.retrievers["text2cypher"].enumerate(NS, question)  # type: ignore[attr-defined]
+    wanted = 'MATCH (x1:Order {shipCountry: "Japan"})-[:ORDERS]->(x2:Product) RETURN x2.productName'
+    assert wanted in [c.text for c in e.candidates]
+    japan = await shop.graph.read(NS, "MATCH (o:Order {shipCountry: 'Japan'})-[:ORDERS]->(p) RETURN p.productName AS n")
+    assert {r["x2.productName"] for r in await shop.graph.read(NS, wanted)} == {r["n"] for r in japan} != set()
