@@ -39,7 +39,7 @@ from app.cypher.shapes import (
 )
 from app.retrievers.kg import read_path, with_kind, words
 from app.stores.graph.base import GraphSchema, GraphStore
-from app.stores.graph.profile import SchemaProfiler, value_kind
+from app.stores.graph.profile import SchemaProfiler, epoch_scale, value_kind, year_start
 from app.text import STOPWORDS, surface
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -352,10 +352,15 @@ class Property:
         )
 
     @property
+    def epoch(self) -> int | None:
+        """1 when its values are Unix seconds, 1000 when Unix milliseconds (``profile.epoch_scale``), else None."""
+        return epoch_scale(self.lo, self.hi, self.whole) if self.kind == "number" else None
+
+    @property
     def temporal(self) -> bool:
-        """A point in time: a date as text, or a year (every value a whole number in ``YEAR_RANGE``: a birth year, a
-        release year)."""
-        if self.kind == "date":
+        """A point in time: a date as text, Unix time, or a year (every value a whole number in ``YEAR_RANGE``: a
+        birth year, a release year)."""
+        if self.kind == "date" or self.epoch is not None:
             return True
         return (
             self.kind == "number"
@@ -673,12 +678,12 @@ class ShapeEnumerator:
                 ]
                 if p.whole:
                     conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
-            for p in prof.properties:  # a year said of a date held as text ("orders placed after 1996")
+            years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
+            for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
                 if p.kind == "date":
-                    years = [
-                        int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]
-                    ]
                     conds += [_year_filter(p.key, op, y) for y in years for op in _ops(y, lits)]
+                elif p.epoch is not None:
+                    conds += [_epoch_filter(p.key, op, y, p.epoch) for y in years for op in _ops(y, lits)]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
             conds += [
@@ -829,6 +834,16 @@ def _year_filter(key: str, op: str, year: int) -> Filter:
     if op in (">", "<="):
         return Filter(0, key, ">=" if op == ">" else "<", str(year + 1))
     return Filter(0, key, op if op in ("<", ">=") else "<", str(year))
+
+
+def _epoch_filter(key: str, op: str, year: int, scale: int) -> Filter:
+    """A comparison with a year on Unix time (``scale`` 1: seconds, 1000: milliseconds): in 2021 is the range of
+    that year, after 2020 ``>=`` the start of 2021, before 2021 ``<`` the start of 2021."""
+    if op == "=":
+        return Filter(0, key, "range", (year_start(year, scale), year_start(year + 1, scale)))
+    if op in (">", "<="):
+        return Filter(0, key, ">=" if op == ">" else "<", year_start(year + 1, scale))
+    return Filter(0, key, op if op in ("<", ">=") else "<", year_start(year, scale))
 
 
 Condition = Filter

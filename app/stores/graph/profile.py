@@ -53,6 +53,28 @@ MIN_EVIDENCE = 20
 """Sample values kept per property (shown in the profile and in prompts)."""
 
 
+EPOCH_SECONDS = (631_152_000, 4_102_444_800)
+"""Unix time in seconds from 1990-01-01 to 2100-01-01: whole numbers all in this range (or a thousand times it,
+milliseconds) are points in time (``epoch_scale``)."""
+
+
+def epoch_scale(lo: float | None, hi: float | None, whole: bool) -> int | None:
+    """1 when whole numbers from ``lo`` to ``hi`` read as Unix seconds, 1000 as Unix milliseconds, else None."""
+    if not whole or lo is None or hi is None:
+        return None
+    for scale in (1, 1000):
+        if EPOCH_SECONDS[0] * scale <= lo <= hi < EPOCH_SECONDS[1] * scale:
+            return scale
+    return None
+
+
+def year_start(year: int, scale: int) -> int:
+    """The Unix time (``scale`` 1: seconds, 1000: milliseconds) at which ``year`` begins, UTC."""
+    import calendar
+
+    return calendar.timegm((year, 1, 1, 0, 0, 0, 0, 1, 0)) * scale
+
+
 def value_kind(value: Any) -> Kind:
     if isinstance(value, bool):
         return "boolean"
@@ -232,6 +254,10 @@ def _is_code(text: str) -> bool:
     return any(c.isdigit() for c in t) or (any(c.isalpha() for c in t) and t.upper() == t)
 
 
+def _f(value: float | str | None) -> float | None:
+    return value if isinstance(value, float | int) else None
+
+
 def _short(value: Any) -> Any:
     if isinstance(value, str) and len(value) > 80:
         return value[:77] + "..."
@@ -304,6 +330,7 @@ def choose_id(props: Mapping[str, PropertyProfile], display: str | None, cfg: Pr
         and p.unique >= cfg.id_min_unique
         and p.present >= MIN_EVIDENCE
         and p.codelike
+        and epoch_scale(_f(p.lo), _f(p.hi), p.kind == "integer") is None  # a time stamp identifies nothing
     ]
     return max(ids, key=lambda p: (p.kind == "integer", p.unique, p.key)).key if ids else None
 
@@ -343,7 +370,11 @@ def label_profile(
     _apply(prof, override)
     named = (prof.id, prof.display)
     prof.numeric = [p.key for p in props.values() if p.kind in ("integer", "float") and p.key not in named]
-    prof.temporal = [p.key for p in props.values() if p.kind == "date"]
+    prof.temporal = [
+        p.key
+        for p in props.values()
+        if p.kind == "date" or (p.kind == "integer" and epoch_scale(_f(p.lo), _f(p.hi), True) is not None)  # Unix time
+    ]
     prof.boolean = [p.key for p in props.values() if p.kind == "boolean"]
     return prof
 

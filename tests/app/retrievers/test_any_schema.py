@@ -3,6 +3,7 @@ on relationships, categorical values. Every mode reads it through the namespace'
 
 from __future__ import annotations
 
+import calendar
 import random
 
 import httpx
@@ -17,6 +18,11 @@ SUPPLIERS = ["Exotic Liquids", "Harbour Trading", "Tokyo Traders", "Mayumi Foods
 PRODUCTS = ["Chai Tea", "Aniseed Syrup", "Ikura Roe", "Konbu Kelp", "Tofu Blocks", "Pavlova Cake", "Gravad Lax",
             "Rogede Sild", "Spegesild", "Boston Crab Meat", "Chocolade Bar", "Maxilaku Candy"]  # fmt: skip
 CATEGORIES = ["Beverages", "Condiments", "Seafood", "Confections"]
+
+
+def unix(date: str) -> int:
+    y, m, d = (int(x) for x in date.split("-"))
+    return calendar.timegm((y, m, d, 0, 0, 0, 0, 1, 0))
 
 
 def script() -> str:
@@ -44,9 +50,9 @@ def script() -> str:
         )
     for i in range(30):
         p = PRODUCTS[rng.randrange(len(PRODUCTS))]
-        date = f"{1996 + i % 3}-{1 + i % 12:02d}-{1 + i % 27:02d}"
+        date = f"{1996 + i % 3}-{1 + i % 12:02d}-{1 + i % 27:02d}"  # also as Unix seconds: placedAt
         lines.append(
-            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '{date}', "
+            f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '{date}', placedAt: {unix(date)}, "
             f"shipCountry: '{COUNTRIES[i % 4]}'}}) WITH o MATCH (p:Product {{productName: '{p}'}}) "
             f"CREATE (o)-[:ORDERS {{quantity: {rng.randint(1, 40)}, discount: 0.05}}]->(p);"
         )
@@ -65,7 +71,7 @@ async def test_the_profile_names_each_label_by_its_own_property(shop: Container,
     labels = {lp["label"]: lp for lp in r.json()["labels"]}
     assert labels["Supplier"]["display"] == "companyName" and labels["Product"]["display"] == "productName"
     assert labels["Category"]["display"] == "categoryName"
-    assert labels["Order"]["temporal"] == ["orderDate"]
+    assert labels["Order"]["temporal"] == ["orderDate", "placedAt"]  # ISO text, and Unix seconds
     assert "unitPrice" in labels["Product"]["numeric"] and labels["Product"]["boolean"] == ["discontinued"]
     rels = {rp["type"]: rp for rp in r.json()["relationships"]}
     assert rels["ORDERS"]["numeric"] == ["discount", "quantity"] and rels["ORDERS"]["endpoints"] == [
@@ -123,6 +129,8 @@ async def test_the_free_cypher_prompt_holds_only_this_graph(shop: Container) -> 
         ("Which orders were placed before 1997?", 'x1.orderDate < "1997"'),
         ("Show the 3 most recent orders.", "x1.orderDate AS orderDate ORDER BY orderDate DESC LIMIT 3"),
         ("What is the latest order date?", "max(x1.orderDate)"),
+        ("Which orders were placed before 1997?", "x1.placedAt < 852076800"),  # Unix time: 1997-01-01
+        ("List the orders placed in 1997.", "x1.placedAt >= 852076800 AND x1.placedAt < 883612800"),
     ],
 )
 async def test_dates_held_as_text_take_years_and_orderings(shop: Container, question: str, wanted: str) -> None:
