@@ -169,3 +169,12 @@ async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Contain
     assert wanted in [c.text for c in e.candidates]
     japan = await shop.graph.read(NS, "MATCH (o:Order {shipCountry: 'Japan'})-[:ORDERS]->(p) RETURN p.productName AS n")
     assert {r["x2.productName"] for r in await shop.graph.read(NS, wanted)} == {r["n"] for r in japan} != set()
+
+
+@pytest.mark.parametrize("mode", ["neighborhood", "react"])
+async def test_a_mode_that_starts_from_a_node_says_when_the_question_names_none(
+    shop: Container, client: httpx.AsyncClient, mode: str
+) -> None:
+    q = {"question": "Which orders are the oldest?", "namespace": NS, "mode": mode}
+    body = (await client.post("/retrieve", json=q)).json()
+    assert body["items"] == [] and any("names no node" in w for w in body["warnings"]), body["warnings"]
