@@ -63,6 +63,26 @@ def serve(
     )
 
 
+class ProgressBars:
+    """One tqdm bar per stage of a long job (``update`` is the job's progress callback), on stderr."""
+
+    def __init__(self) -> None:
+        self.bars: dict[str, Any] = {}
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        bar = self.bars.get(stage)
+        if bar is None:
+            bar = self.bars[stage] = tqdm(total=total, desc=stage, unit="it", file=sys.stderr, mininterval=0.5)
+        bar.total = total
+        bar.update(done - bar.n)
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+
+
 @cli.command()
 def ingest(
     path: Annotated[Path, typer.Argument(help="File or folder to ingest.")],
@@ -73,19 +93,11 @@ def ingest(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Ingest triples, documents or a Cypher script into a namespace (idempotent; reports counts)."""
-    from tqdm import tqdm
-
     from app.container import Container
 
     s = _settings(data_dir)
-    bars: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int) -> None:
-        bar = bars.get(stage)
-        if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit="it", file=sys.stderr, mininterval=0.5)
-        bar.total = total
-        bar.update(done - bar.n)
+    bars = ProgressBars()
+    progress = bars.update
 
     async def run() -> dict[str, Any]:
         c = await Container.start(s, with_llm=False)
@@ -100,8 +112,7 @@ def ingest(
                 "graph": {"nodes": nodes, "relationships": rels},
             }
         finally:
-            for b in bars.values():
-                b.close()
+            bars.close()
             await c.close()
 
     _print_json(run)
@@ -114,19 +125,11 @@ def index(
 ) -> None:
     """Attach a graph the service did not ingest (a Neo4j database, a FalkorDB graph, a Cypher script run
     elsewhere): read its schema profile and make its nodes linkable. Idempotent and incremental; reports counts."""
-    from tqdm import tqdm
-
     from app.container import Container
 
     s = _settings(data_dir)
-    bars: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int) -> None:
-        bar = bars.get(stage)
-        if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit="it", file=sys.stderr, mininterval=0.5)
-        bar.total = total
-        bar.update(done - bar.n)
+    bars = ProgressBars()
+    progress = bars.update
 
     async def run() -> dict[str, Any]:
         c = await Container.start(s, with_llm=False)
@@ -140,8 +143,7 @@ def index(
                 "display": {lp.label: lp.display for lp in profile.labels.values()},
             }
         finally:
-            for b in bars.values():
-                b.close()
+            bars.close()
             await c.close()
 
     _print_json(run)

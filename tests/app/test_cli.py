@@ -51,3 +51,21 @@ def test_ingest_reports_bad_input_with_exit_code_2(tmp_path: Path) -> None:
     bad.write_text("only|two\n")
     r = CliRunner().invoke(cli, ["ingest", "--format", "metaqa", str(bad), "--data-dir", str(tmp_path / "d")])
     assert r.exit_code == 2 and "expected 3 fields" in r.output
+
+
+def test_index_attaches_a_graph_and_reports_what_it_embedded(tmp_path: Path) -> None:
+    """``python -m app index``: the display property per label, and a second run embeds nothing again."""
+    runner = CliRunner()
+    args = ["--data-dir", str(tmp_path)]
+    script = tmp_path / "shop.cypher"
+    script.write_text("CREATE (:Supplier {companyName: 'Exotic Liquids'})-[:SUPPLIES]->(:Product {sku: 'CHAI-1'});\n")
+    assert (
+        runner.invoke(cli, ["ingest", "--namespace", "shop", "--format", "cypher", str(script), *args]).exit_code == 0
+    )
+    r = runner.invoke(cli, ["index", "--namespace", "shop", *args])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout[r.stdout.index("{") :])
+    assert out["display"] == {"Product": "sku", "Supplier": "companyName"}
+    assert out["counts"]["entities"] == 2 and out["counts"]["entities_unchanged"] == 2  # the ingest indexed them
+    r = runner.invoke(cli, ["index", "--namespace", "nothing_here", *args])
+    assert r.exit_code == 2 and "holds no graph" in r.output
