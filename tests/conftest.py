@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from app.container import Container
 from app.demo import start_service, stop_service, wait_ready
 from app.main import create_app
-from app.settings import LLMSettings, ServerSettings, Settings
+from app.settings import GraphSettings, LLMSettings, ServerSettings, Settings
 
 torch.set_num_threads(1)
 
@@ -76,6 +76,16 @@ def make_settings(data_dir: Path, **overrides: object) -> Settings:
     }
     base.update(overrides)
     return Settings(_env_file=None, **base)  # type: ignore[arg-type, call-arg]
+
+
+def neo4j_graph_settings() -> GraphSettings:
+    """The Neo4j server of ``NEO4J_URI`` (``NEO4J_USER``, ``NEO4J_PASSWORD``) for the Neo4j-only tests."""
+    return GraphSettings(
+        backend="neo4j",
+        neo4j_uri=os.environ["NEO4J_URI"],
+        neo4j_user=os.environ.get("NEO4J_USER", "neo4j"),
+        neo4j_password=os.environ.get("NEO4J_PASSWORD"),  # type: ignore[arg-type]
+    )
 
 
 def tiny_llama(vocab_size: int, seed: int, eos_token_id: int, *, init_range: float = 0.02) -> Any:

@@ -11,10 +11,9 @@ import httpx
 import pytest
 
 from app.container import Container
-from app.settings import GraphSettings
 from app.stores.vector.base import collection_name
 from tests.app.retrievers.test_any_schema import PRODUCTS, script
-from tests.conftest import ADMIN_TOKEN, make_settings
+from tests.conftest import ADMIN_TOKEN, make_settings, neo4j_graph_settings
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -83,13 +82,7 @@ async def test_index_through_the_admin_route(container: Container, client: httpx
 async def test_index_attaches_an_existing_neo4j_database(tmp_path: Path) -> None:
     """The same on a Neo4j server (``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``): its database is the
     namespace, nothing is copied."""
-    graph = GraphSettings(
-        backend="neo4j",
-        neo4j_uri=os.environ["NEO4J_URI"],
-        neo4j_user=os.environ.get("NEO4J_USER", "neo4j"),
-        neo4j_password=os.environ.get("NEO4J_PASSWORD"),  # type: ignore[arg-type]
-    )
-    c = await Container.start(make_settings(tmp_path, graph=graph), with_llm=False)
+    c = await Container.start(make_settings(tmp_path, graph=neo4j_graph_settings()), with_llm=False)
     try:
         await c.graph.drop_namespace("default")
         await _attach_and_change(c, "default")

@@ -13,9 +13,9 @@ import pytest
 from app.container import Container
 from app.errors import DependencyError, InvalidInputError, NotFoundError, StoreLockedError
 from app.ingest.parsers import Document, Triple, parse_markdown
-from app.settings import GraphSettings, Settings
+from app.settings import Settings
 from app.stores.vector.base import collection_name
-from tests.conftest import SHARED, make_settings
+from tests.conftest import SHARED, make_settings, neo4j_graph_settings
 
 
 @pytest.fixture(scope="module")
@@ -312,13 +312,7 @@ async def test_add_edit_delete_leaves_what_a_fresh_ingest_of_the_final_state_lea
 @pytest.mark.skipif(not os.environ.get("NEO4J_URI"), reason="NEO4J_URI not set")
 async def test_add_edit_delete_on_neo4j(tmp_path: Path) -> None:
     """The same proof on a Neo4j server (``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``)."""
-    graph = GraphSettings(
-        backend="neo4j",
-        neo4j_uri=os.environ["NEO4J_URI"],
-        neo4j_user=os.environ.get("NEO4J_USER", "neo4j"),
-        neo4j_password=os.environ.get("NEO4J_PASSWORD"),  # type: ignore[arg-type]
-    )
-    c = await Container.start(make_settings(tmp_path, graph=graph), with_llm=False)
+    c = await Container.start(make_settings(tmp_path, graph=neo4j_graph_settings()), with_llm=False)
     try:
         for ns in ("life", "fresh"):
             await c.graph.drop_namespace(ns)
