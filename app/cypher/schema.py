@@ -27,6 +27,9 @@ class GraphSchema:
     relationship_types: list[str] = field(default_factory=list)
     property_keys: list[str] = field(default_factory=list)
     triples: list[SchemaTriple] = field(default_factory=list)
+    edge_counts: list[dict[str, Any]] = field(default_factory=list)
+    """The ``(la, t, lb, n)`` rows (labels of the start, type, labels of the end, how many) the triples were read
+    off: the schema profile's relationship counts and endpoints."""
 
     def is_empty(self) -> bool:
         return not self.labels

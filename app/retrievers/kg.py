@@ -148,7 +148,7 @@ async def expand(
     by_label: list[tuple[str, str | None]] = []
     keys: tuple[str, ...] = ("name", "title")
     if profile is not None:  # a label whose nodes name nothing (a chunk) reads as null: not reached
-        by_label = [(p.label, p.display) for p in sorted(profile.labels.values(), key=lambda p: (p.count, p.label))]
+        by_label = [(p.label, p.display) for p in profile.by_specificity()]
         keys = profile.display_keys() or keys
     groups: dict[tuple[str | None, str], list[Node]] = defaultdict(list)
     for n in nodes:

@@ -680,10 +680,8 @@ class ShapeEnumerator:
                     conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
             years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
             for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
-                if p.kind == "date":
-                    conds += [_year_filter(p.key, op, y) for y in years for op in _ops(y, lits)]
-                elif p.epoch is not None:
-                    conds += [_epoch_filter(p.key, op, y, p.epoch) for y in years for op in _ops(y, lits)]
+                if p.kind == "date" or p.epoch is not None:
+                    conds += [_year_filter(p, op, y) for y in years for op in _ops(y, lits)]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
             conds += [
@@ -826,24 +824,22 @@ def _ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:
     return () if v in lits.counts and lits.numbers.count(v) == 1 else NUMBER_OPS
 
 
-def _year_filter(key: str, op: str, year: int) -> Filter:
-    """A comparison with a year on a date held as ISO text, as text comparisons (which order as time does): in
-    1996 is ``STARTS WITH "1996"``, after 1996 ``>= "1997"``, before 1996 ``< "1996"``."""
-    if op == "=":
-        return Filter(0, key, "STARTS WITH", str(year))
-    if op in (">", "<="):
-        return Filter(0, key, ">=" if op == ">" else "<", str(year + 1))
-    return Filter(0, key, op if op in ("<", ">=") else "<", str(year))
+def _year_filter(p: Property, op: str, year: int) -> Filter:
+    """A comparison with a year on a point in time that is no year itself: a date held as ISO text, compared as
+    text (which orders as time does), or Unix time (``Property.epoch``), compared with the time the years begin.
+    In 1996 is ``STARTS WITH "1996"`` (Unix time: from the start of 1996 to the start of 1997), after 1996 ``>=``
+    the start of 1997, before 1996 ``<`` the start of 1996."""
 
+    def start(y: int) -> str | int:
+        return str(y) if p.kind == "date" else year_start(y, p.epoch or 1)
 
-def _epoch_filter(key: str, op: str, year: int, scale: int) -> Filter:
-    """A comparison with a year on Unix time (``scale`` 1: seconds, 1000: milliseconds): in 2021 is the range of
-    that year, after 2020 ``>=`` the start of 2021, before 2021 ``<`` the start of 2021."""
     if op == "=":
-        return Filter(0, key, "range", (year_start(year, scale), year_start(year + 1, scale)))
+        if p.kind == "date":
+            return Filter(0, p.key, "STARTS WITH", str(year))
+        return Filter(0, p.key, "range", (start(year), start(year + 1)))
     if op in (">", "<="):
-        return Filter(0, key, ">=" if op == ">" else "<", year_start(year + 1, scale))
-    return Filter(0, key, op if op in ("<", ">=") else "<", year_start(year, scale))
+        return Filter(0, p.key, ">=" if op == ">" else "<", start(year + 1))
+    return Filter(0, p.key, op if op in ("<", ">=") else "<", start(year))
 
 
 Condition = Filter

@@ -376,6 +376,7 @@ class FalkorDBGraphStore:
             relationship_types=await column(Q.FALKORDB_RELATIONSHIP_TYPES),
             property_keys=visible_labels(await column(Q.FALKORDB_PROPERTY_KEYS)),
             triples=triples_from_rows(rows),
+            edge_counts=rows,
         )
 
     async def counts(self, namespace: str) -> tuple[int, int]:

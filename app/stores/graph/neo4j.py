@@ -226,6 +226,7 @@ class Neo4jGraphStore:
             relationship_types=await column(Q.NEO4J_RELATIONSHIP_TYPES, "relationshipType"),
             property_keys=visible_labels(await column(Q.NEO4J_PROPERTY_KEYS, "propertyKey")),
             triples=triples_from_rows(rows),
+            edge_counts=rows,
         )
 
     async def counts(self, namespace: str) -> tuple[int, int]:

@@ -23,6 +23,7 @@ schema. No property name is special-cased here. Profiles are built once per name
 from __future__ import annotations
 
 import asyncio
+import calendar
 import functools
 import json
 import math
@@ -48,9 +49,9 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _OPAQUE = re.compile(r"(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}")
 """A run of 8 or more hex digits mixing letters and digits: a hash or a UUID, an identifier rather than a name."""
 SAMPLES = 5
+"""Sample values kept per property (shown in the profile and in prompts)."""
 MIN_EVIDENCE = 20
 """Sampled values below which uniqueness says nothing (six nodes all differ in every property): no id is chosen."""
-"""Sample values kept per property (shown in the profile and in prompts)."""
 
 
 EPOCH_SECONDS = (631_152_000, 4_102_444_800)
@@ -70,8 +71,6 @@ def epoch_scale(lo: float | None, hi: float | None, whole: bool) -> int | None:
 
 def year_start(year: int, scale: int) -> int:
     """The Unix time (``scale`` 1: seconds, 1000: milliseconds) at which ``year`` begins, UTC."""
-    import calendar
-
     return calendar.timegm((year, 1, 1, 0, 0, 0, 0, 1, 0)) * scale
 
 
@@ -175,11 +174,14 @@ class SchemaProfile:
                 counts[prof.display] += max(prof.count, 1)
         return tuple(sorted(counts, key=lambda k: (-counts[k], k)))
 
+    def by_specificity(self) -> list[LabelProfile]:
+        """The labels, most specific (fewest nodes) first: a node of several labels reads as the first it has."""
+        return sorted(self.labels.values(), key=lambda p: (p.count, p.label))
+
     def display_of(self, labels: Iterable[str]) -> str | None:
-        """The display property of a node with these labels: that of its most specific label (fewest nodes) that
-        has one."""
-        known = [self.labels[lab] for lab in labels if lab in self.labels and self.labels[lab].display]
-        return min(known, key=lambda p: (p.count, p.label)).display if known else None
+        """The display property of a node with these labels: that of its most specific label that has one."""
+        held = set(labels)
+        return next((p.display for p in self.by_specificity() if p.label in held and p.display), None)
 
     def to_dict(self) -> dict[str, Any]:
         def props(ps: Mapping[str, PropertyProfile]) -> list[dict[str, Any]]:
@@ -368,15 +370,20 @@ def label_profile(
     prof = LabelProfile(label, count, props, display, ident)
     prof.categorical = choose_categorical(props, {k for k in (display, ident) if k}, cfg)
     _apply(prof, override)
-    named = (prof.id, prof.display)
-    prof.numeric = [p.key for p in props.values() if p.kind in ("integer", "float") and p.key not in named]
-    prof.temporal = [
+    prof.numeric, prof.temporal, prof.boolean = typed_keys(props, {k for k in (prof.id, prof.display) if k})
+    return prof
+
+
+def typed_keys(props: Mapping[str, PropertyProfile], named: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """The numeric (not the ``named`` ones: a label's id and display), temporal (ISO dates as text, Unix time) and
+    boolean property keys of a label or relationship type."""
+    numeric = [p.key for p in props.values() if p.kind in ("integer", "float") and p.key not in named]
+    temporal = [
         p.key
         for p in props.values()
-        if p.kind == "date" or (p.kind == "integer" and epoch_scale(_f(p.lo), _f(p.hi), True) is not None)  # Unix time
+        if p.kind == "date" or (p.kind == "integer" and epoch_scale(_f(p.lo), _f(p.hi), True) is not None)
     ]
-    prof.boolean = [p.key for p in props.values() if p.kind == "boolean"]
-    return prof
+    return numeric, temporal, [p.key for p in props.values() if p.kind == "boolean"]
 
 
 class SchemaProfiler:
@@ -414,10 +421,9 @@ class SchemaProfiler:
         labels = visible_labels(schema.labels)
         for lp in await asyncio.gather(*(one_label(lab) for lab in labels)):
             prof.labels[lp.label] = lp
-        ends = await self.graph.read(namespace, Q.SCHEMA_TRIPLES_QUERY, max_rows=100_000, timeout_s=120)
         endpoints: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
         totals: Counter[str] = Counter()
-        for r in ends:
+        for r in schema.edge_counts:  # the rows the schema's triples were read off: no second scan of the edges
             n = int(r.get("n", 1))
             totals[str(r["t"])] += n
             for a in visible_labels(r["la"]) or [""]:
@@ -431,15 +437,8 @@ class SchemaProfiler:
             maps = [r["p"] for r in rows if isinstance(r.get("p"), dict)]
             props = profile_properties(maps, len(maps))
             ends_ = sorted(((a, b, n) for (a, b), n in endpoints[rel].items()), key=lambda e: (-e[2], e[0], e[1]))
-            return RelationshipProfile(
-                rel,
-                totals[rel],
-                ends_,
-                props,
-                numeric=[p.key for p in props.values() if p.kind in ("integer", "float")],
-                temporal=[p.key for p in props.values() if p.kind == "date"],
-                boolean=[p.key for p in props.values() if p.kind == "boolean"],
-            )
+            numeric, temporal, boolean = typed_keys(props, set())
+            return RelationshipProfile(rel, totals[rel], ends_, props, numeric, temporal, boolean)
 
         for rp in await asyncio.gather(*(one_type(t) for t in schema.relationship_types if not t.startswith("_"))):
             prof.relationships[rp.type] = rp
