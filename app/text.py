@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-STOPWORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     [
         "a",
         "an",
@@ -66,13 +66,12 @@ STOPWORDS = frozenset(
         "where",
         "how",
         "why",
-        "answer",
-        "context",
-        "passage",
-        "passages",
-        "question",
     ]
 )
+"""English function words."""
+QUESTION_NOUNS = frozenset(["answer", "context", "passage", "passages", "question"])
+"""Nouns a question uses about itself ("answer the question from the passages")."""
+STOPWORDS = FUNCTION_WORDS | QUESTION_NOUNS
 """English function words and the question nouns that name no entity. Entity linking skips a one-word mention
 that is one of them, citation attribution does not count them as content words, and training-pair synthesis ignores
 them in relationship-type names."""

@@ -155,7 +155,9 @@ class EntityLinker:
         if not spans:
             words = [w for w in re.findall(r"[\w'-]+", question) if w.lower() not in STOPWORDS]
             spans = [" ".join(words)] if words else []
-        return list(dict.fromkeys(s.strip() for s in spans if s.strip()))
+        # a span without a letter ("5", "4.", "10.2") is a value the question states, not a name to look up by
+        # meaning: its embedding is near any other number's (a version "4.5", "5.1"); the exact index links it
+        return list(dict.fromkeys(s.strip() for s in spans if any(ch.isalpha() for ch in s)))
 
     async def link(self, namespace: str, question: str, *, max_mentions: int | None = None) -> list[EntityLink]:
         """The question's entity mentions linked to nodes (at most ``max_mentions`` mentions, default the

@@ -40,7 +40,7 @@ from app.cypher.shapes import (
 from app.retrievers.kg import read_path, with_kind, words
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler, epoch_scale, value_kind, year_start
-from app.text import STOPWORDS, surface
+from app.text import FUNCTION_WORDS, STOPWORDS, surface
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}  # fmt: skip
@@ -70,6 +70,8 @@ MEASURE_WORDS = frozenset({"number", "numbers", "amount", "count", "different", 
 """Words between a superlative and what it counts ("the highest number of distinct movies"). English."""
 YEAR_RANGE = (1000, 2100)
 """A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
+UNIX_EPOCH_YEAR = 1970
+"""The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""
 
 
 @dataclass
@@ -475,10 +477,22 @@ Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
 
 
 class ShapeEnumerator:
-    def __init__(self, graph: GraphStore, profiles: PropertyProfiles, *, filter_beam: int = 12) -> None:
+    def __init__(
+        self,
+        graph: GraphStore,
+        profiles: PropertyProfiles,
+        *,
+        filter_beam: int = 12,
+        shape_budget: int = 0,
+        condition_budget: int = 0,
+    ) -> None:
         self.graph = graph
         self.profiles = profiles
         self.filter_beam = filter_beam
+        self.shape_budget = shape_budget
+        """Base shapes scored at most (0: all); beyond it the fewest schema words the question names are dropped."""
+        self.condition_budget = condition_budget
+        """Label-anchored shapes with a condition scored at most per stage (0: all), chosen the same way."""
 
     async def enumerate(
         self,
@@ -488,18 +502,22 @@ class ShapeEnumerator:
         paths: Sequence[CandidateQuery],
         score: Scorer,
         entities: Sequence[CandidateQuery] = (),
-    ) -> int:
+    ) -> tuple[int, int]:
         """Hand the question's shapes (base, then with conditions) to ``score``, which scores and keeps them; return
-        how many base shapes there were (the bound's first stage, for the trace). ``entities``: see
-        :meth:`base_shapes`."""
+        how many base shapes there were (the bound's first stage, for the trace) and how many shapes
+        ``shape_budget`` and ``condition_budget`` dropped. ``entities``: see :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
         base = self.base_shapes(schema, profiles, paths, lits, entities)
+        enumerated = len(base)
+        if self.shape_budget:
+            base = within_budget(base, lits.words, self.shape_budget)
+        counts = (enumerated, enumerated - len(base))
         scores = await score(base)
         if not base:
-            return 0
+            return counts
         conditions = await self._conditions(namespace, profiles, lits)
         if not any(conditions.values()):
-            return len(base)
+            return counts
         # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
         keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind not in ("list", "attr")]
         kept = [scores[i] for i in keep] if scores is not None else None
@@ -524,9 +542,13 @@ class ShapeEnumerator:
             ]
             if not nxt:
                 break
+            if self.condition_budget:
+                kept = within_budget(nxt, lits.words, self.condition_budget)
+                counts = (counts[0], counts[1] + len(nxt) - len(kept))
+                nxt = kept
             scores = await score(nxt)
             level = _best(nxt, scores, self.filter_beam)
-        return len(base)
+        return counts
 
     @staticmethod
     def base_shapes(
@@ -680,8 +702,9 @@ class ShapeEnumerator:
                     conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
             years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
             for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
-                if p.kind == "date" or p.epoch is not None:
-                    conds += [_year_filter(p, op, y) for y in years for op in _ops(y, lits)]
+                if p.kind == "date" or p.epoch is not None:  # Unix time begins in 1970: "1024" is no year of it
+                    held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]
+                    conds += [_year_filter(p, op, y) for y in held for op in _ops(y, lits)]
             found = await asyncio.gather(*(text_ops(p, s, element[1]) for p in prof.text() for s in texts))
             conds += [c for group in found for c in group]
             conds += [
@@ -813,6 +836,8 @@ def _shows(c: Shape, f: Filter, lits: QuestionLiterals) -> bool:
     of a value: ``lits.partial``), a property of the answer itself or of the relationship that reaches it."""
     if f.op not in ("CONTAINS", "STARTS WITH") or f.listed or f.value not in lits.partial:
         return False
+    if not f.edge and f.var == c.target and f.key == c.path.node_kind(c.target)[1]:
+        return False  # the display value it matched part of is the answer's own column already
     return c.target in (f.var, f.var + 1) if f.edge else f.var == c.target
 
 
@@ -997,6 +1022,32 @@ def constants_used(c: CandidateQuery | Shape, lits: QuestionLiterals) -> int:
     return used + quoted + limit + having - again - compared
 
 
+def shape_terms(c: Shape) -> list[str]:
+    """The labels, relationship types and property keys a shape names."""
+    labels = [c.path.node_kind(i)[0] for i in range(1, len(c.hops) + 2)]
+    return [lab for lab in labels if lab] + schema_terms(c)
+
+
+def lexical_overlap(c: Shape, qwords: Sequence[str]) -> int:
+    """How many of the question's words name one of the shape's labels, relationship types or property keys
+    (``_names``: a shared stem, a verb form, a compound)."""
+    tw = {w for t in shape_terms(c) for w in _term_words(t)}
+    return sum(1 for q in dict.fromkeys(qwords) if any(_names(w, q) for w in tw))
+
+
+def within_budget(shapes: list[Shape], qwords: Sequence[str], budget: int) -> list[Shape]:
+    """The shapes anchored at a linked entity, and the ``budget`` label-anchored ones whose labels, relationship
+    types and properties the question names most (``lexical_overlap``; ties: the smaller shape, then enumeration
+    order), in enumeration order. The cross-encoder reads every base shape otherwise: on a schema of 17 labels some
+    1,200 a question, five seconds on this CPU, most of them about labels the question never names."""
+    free = [i for i, c in enumerate(shapes) if c.anchor.name is None]
+    if len(free) <= budget:
+        return shapes
+    overlap = {i: lexical_overlap(shapes[i], qwords) for i in free}
+    dropped = set(sorted(free, key=lambda i: (-overlap[i], shapes[i].size, i))[budget:])
+    return [c for i, c in enumerate(shapes) if i not in dropped]
+
+
 def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape]:
     if scores is None:
         return shapes[:k]
@@ -1165,16 +1216,17 @@ def _names(term_word: str, word: str) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def _content_words(text: str) -> tuple[str, ...]:
-    """A text's words that are no stopwords. Cached: ``mentions`` reads the same question once per candidate (some
-    300 times a movies question)."""
-    return tuple(w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOPWORDS)
+    """A text's words that are no function words ("question" and "answer" stay: a graph of questions and answers
+    names its labels so). Cached: ``mentions`` reads the same question once per candidate (some 300 times a movies
+    question)."""
+    return tuple(w for w in re.findall(r"[a-z]+", text.lower()) if w not in FUNCTION_WORDS)
 
 
 @functools.lru_cache(maxsize=4096)
 def _term_words(term: str) -> tuple[str, ...]:
     """A schema term's content words (``HAS_GENRE`` → ``genre``). Cached: the schema's few terms are read for every
-    candidate."""
-    return tuple(w for w in words(term).split() if w not in STOPWORDS and len(w) >= 3)
+    candidate. A label ``Question`` or a key ``answer_count`` keeps its words: they are the graph's."""
+    return tuple(w for w in words(term).split() if w not in FUNCTION_WORDS and len(w) >= 3)
 
 
 def _named(term: str, qwords: Sequence[str]) -> bool:

@@ -107,6 +107,10 @@ class Text2CypherConfig(ModeConfig):
     relevant ones (the bound that keeps dense graphs tractable; the trace counts the paths left unextended)."""
     extension_nodes: int = Field(20_000, ge=1)
     """End nodes of a path whose relationships are read to extend it."""
+    extension_timeout_s: float = Field(2.0, gt=0, le=600)
+    """Deadline of one path's extension read; past it the path stays unextended and a warning says so. The reads of
+    paths through nodes of many thousands of relationships took the graph's full query deadline each (9 s, several
+    per question on the network graph) and rarely led anywhere a question goes."""
     scoring: Literal["auto", "combined", "llm", "relevance"] = "auto"
     """``combined``: the LLM scores the ``llm_candidates`` most relevant candidates, ranked by ``relevance_weight *
     relevance + LLM log-softmax``; ``llm``: the LLM alone over every candidate (GraphRAFT as published);
@@ -137,6 +141,15 @@ class Text2CypherConfig(ModeConfig):
     constants, orderings, most/fewest, label-anchored questions) where the graph's labels have properties."""
     shape_paths: int = Field(4, ge=0, le=100)
     """Entity-anchored paths (the most relevant, at most 2 hops) whose answers are counted, aggregated, ordered."""
+    shape_budget: int = Field(300, ge=0, le=100_000)
+    """Base shapes the cross-encoder scores at most per question (0: every one): beyond it, those whose labels,
+    relationship types and properties the question names least are dropped (``shapes.within_budget``). The base
+    shapes grow with the schema (some 500 a question on 5 labels, 1,200 on 17), and reading them was most of a
+    question's time."""
+    condition_budget: int = Field(150, ge=0, le=100_000)
+    """Label-anchored shapes with conditions the cross-encoder scores at most per condition stage (0: every one),
+    chosen as ``shape_budget`` chooses: every number of a question fits many numeric properties ("racks in zone 1
+    with more than 5 machines": 650 shapes with one condition on the network graph)."""
     filter_beam: int = Field(12, ge=1, le=1000)
     """Shapes (the most relevant) given each condition the question's constants allow, per stage (two stages: one
     condition, then a second): with the base shapes, what bounds the shape candidates."""
@@ -223,6 +236,9 @@ class Text2CypherTrace(CypherTrace):
     """The top-m queries, best first, with their scores."""
     unextended: int = 0
     """Paths the ``expand_beam`` bound left unextended (they are still candidates)."""
+    shapes_pruned: int = 0
+    """Label-anchored shapes ``shape_budget`` and ``condition_budget`` dropped before scoring (those whose words the
+    question names least)."""
     executed: list[ExecutedQuery] = Field(default_factory=list)
     """The queries that ran, in order, with their row counts or errors."""
 
@@ -241,6 +257,8 @@ class Enumeration:
     unextended: int = 0
     base_shapes: int = 0
     """Shapes before conditions were added (``filter_beam``)."""
+    pruned: int = 0
+    """Shapes ``shape_budget`` and ``condition_budget`` dropped unscored."""
     constants: list[int] = field(default_factory=list)
     """How many of the question's constants each candidate states (``shapes.constants_used``)."""
     lits: QuestionLiterals | None = None
@@ -308,7 +326,13 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         super().__init__(deps, config)
         self._schemas: BuiltOnce[GraphSchema] = BuiltOnce()
         self.profiles = PropertyProfiles(deps.graph, deps.linker.profiler)
-        self.shapes = ShapeEnumerator(deps.graph, self.profiles, filter_beam=self.config.filter_beam)
+        self.shapes = ShapeEnumerator(
+            deps.graph,
+            self.profiles,
+            filter_beam=self.config.filter_beam,
+            shape_budget=self.config.shape_budget,
+            condition_budget=self.config.condition_budget,
+        )
         model = deps.llms.text2cypher
         self.chooser: GroundedChooser | None = model if isinstance(model, GroundedChooser) else None
         self.role_tuned = "text2cypher" in deps.llms.tuned
@@ -442,7 +466,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             if profiles.rels:  # what the relationship between two linked entities says: only where it says something
                 with ctx.stage("candidate_enumeration"):
                     entities += await self._adjacent(namespace, anchors)
-            out.base_shapes = await self.shapes.enumerate(
+            out.base_shapes, out.pruned = await self.shapes.enumerate(
                 namespace, schema, lits, best[: cfg.shape_paths], add, entities
             )
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
@@ -531,7 +555,11 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             async with sem:
                 try:
                     rows = await self.deps.graph.read(
-                        namespace, c.extension_query(display), {"nodes": self.config.extension_nodes}, max_rows=100_000
+                        namespace,
+                        c.extension_query(display),
+                        {"nodes": self.config.extension_nodes},
+                        max_rows=100_000,
+                        timeout_s=self.config.extension_timeout_s,
                     )
                 except (DependencyError, QueryRejectedError):  # too slow or too big: the path stays as it is
                     unextended.append(c)
@@ -690,7 +718,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         ]
         trace.candidate_queries = len(cands)
         TEXT2CYPHER_CANDIDATES.observe(len(cands))
-        trace.truncated, trace.unextended = e.truncated, e.unextended
+        trace.truncated, trace.unextended, trace.shapes_pruned = e.truncated, e.unextended, e.pruned
         if not cands:
             TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="no_candidates").inc()
             trace.error = "no candidate queries"

@@ -5,7 +5,9 @@ read allowed longer than that (an index or schema read over a large graph) is no
 pings the server every half of ``query_timeout_s`` while it waits, and gives up as soon as a ping gets no answer in
 that time. A server that answered nothing in time is marked *unresponsive*: until a background ping gets an answer
 again (every ``probe_every_s``), every read fails at once instead of waiting out its own deadline, so a request that
-makes many reads degrades within one deadline, not one per read. Writes (ingest) are patient: they wait out their
+makes many reads degrades within one deadline, not one per read. A read given a shorter deadline than
+``query_timeout_s`` that runs past it on a server still answering a ping is only slow (a busy server): it fails
+alone and marks nothing. Writes (ingest) are patient: they wait out their
 own deadline and are not failed early.
 """
 
@@ -23,6 +25,9 @@ from app.errors import DependencyError, DependencyTimeoutError
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+EXPIRY_PING_S = 0.5
+"""How long a read past its deadline that sent no ping waits for one to be answered before the server is marked."""
 
 
 class ServerWatch:
@@ -85,6 +90,7 @@ class ServerWatch:
         end = loop.time() + deadline_s
         # a read allowed longer than answer_within_s asks the server for a sign of life every half of it
         step = deadline_s if patient or deadline_s <= self.answer_within_s else self.answer_within_s / 2
+        pinged: bool | None = None  # None: no ping during this wait; else whether the last one was answered
         try:
             while True:
                 left = end - loop.time()
@@ -92,11 +98,19 @@ class ServerWatch:
                     done, _ = await asyncio.wait({task}, timeout=min(step, left))
                     if done:
                         return task.result()
-                    if end - loop.time() > 0 and await self.alive(self.answer_within_s / 2):
-                        continue  # alive and still working on it
-                if not patient:
-                    self.mark()
-                raise DependencyTimeoutError(self.backend, "no answer from the graph server in time")
+                    if end - loop.time() > 0:
+                        pinged = await self.alive(self.answer_within_s / 2)
+                        if pinged:
+                            continue  # alive and still working on it
+                        break
+                break
+            # a read given less than answer_within_s asks once, briefly, before the server is taken as not
+            # answering: one slow query on a busy server is no dead server
+            if pinged is None and not patient and deadline_s < self.answer_within_s:
+                pinged = await self.alive(EXPIRY_PING_S)
+            if not patient and not pinged:
+                self.mark()
+            raise DependencyTimeoutError(self.backend, "no answer from the graph server in time")
         finally:
             if not task.done():
                 task.cancel()

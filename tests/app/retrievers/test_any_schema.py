@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.container import Container
+from app.retrievers.linking import EntityLinker
 from app.retrievers.free_cypher import schema_example, schema_text
 
 NS = "any_schema"
@@ -153,6 +154,13 @@ async def test_a_value_thousands_of_nodes_share_is_no_entity(container: Containe
     await container.ingestor.ingest_cypher("shared_names", "\n".join(lines) + "\n")
     links = await container.deps.linker.link("shared_names", "Which machines expose port 7474 and port 9999?")
     assert [(x.name, x.key, x.number) for x in links] == [("9999", "port", True)]
+
+
+def test_a_number_is_never_linked_by_meaning() -> None:
+    """The vector fallback looks up names, not numbers: "5" and "4." in a question embed near any version name
+    ("5.1", "4.5"), so spans without a letter are left to the exact index (which links a port stated as 9999)."""
+    spans = EntityLinker.fallback_mentions("Find the top 5 switches by rack number in zone 4. in 'DC1' or '10.2'")
+    assert "DC1" in spans and all(any(ch.isalpha() for ch in s) for s in spans), spans
 
 
 async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Container) -> None:

@@ -972,3 +972,26 @@ def test_a_ranking_that_counts_what_the_superlative_names() -> None:
     lits = question_literals("Who are the top 2 writers of books published after 1990?")
     lits.top_doer = "writers"  # first_k's reading: nothing says by what to rank them
     assert counted_intent(by_books, lits) == COUNTED_BONUS and counted_intent(by_authors, lits) == 0
+
+
+def test_the_shape_budget_keeps_what_the_question_names() -> None:
+    """Past ``shape_budget``, the label-anchored shapes whose labels, relationship types and properties the question
+    names least are dropped; those anchored at a linked entity always stay; the order is the enumeration's."""
+    from app.retrievers.shapes import lexical_overlap, within_budget
+
+    critic = Anchor(None, "Critic", "name")
+    reviewed = CandidateQuery(critic, (Hop("REVIEWED", "out", "Book", "title"),))
+    named = CandidateQuery(Anchor("Ilse Varga", "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
+    shapes = [
+        Shape(CandidateQuery(critic, ()), 1, "list"),
+        Shape(CandidateQuery(BOOK, ()), 1, "top", prop="pages", fn="DESC", limit=3),
+        Shape(reviewed, 1, "count"),
+        Shape(named, 2, "list"),
+        Shape(CandidateQuery(BOOK, ()), 1, "list"),
+    ]
+    words = question_literals("Which 3 books have the most pages?").words
+    assert [lexical_overlap(s, words) for s in shapes] == [0, 2, 1, 1, 1]
+    kept = within_budget(shapes, words, 2)
+    # the two label-anchored shapes that name "books" and "pages" most (the smaller of the ties), and the entity's
+    assert kept == [shapes[1], shapes[3], shapes[4]]
+    assert within_budget(shapes, words, 10) == shapes
