@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from app.container import Container
-from app.retrievers.linking import EntityLinker
 from app.retrievers.free_cypher import schema_example, schema_text
+from app.retrievers.linking import EntityLinker
 
 NS = "any_schema"
 COUNTRIES = ["Japan", "Brazil", "Norway", "Kenya"]
