@@ -543,9 +543,9 @@ class ShapeEnumerator:
             if not nxt:
                 break
             if self.condition_budget:
-                kept = within_budget(nxt, lits.words, self.condition_budget)
-                counts = (counts[0], counts[1] + len(nxt) - len(kept))
-                nxt = kept
+                budgeted = within_budget(nxt, lits.words, self.condition_budget)
+                counts = (counts[0], counts[1] + len(nxt) - len(budgeted))
+                nxt = budgeted
             scores = await score(nxt)
             level = _best(nxt, scores, self.filter_beam)
         return counts
