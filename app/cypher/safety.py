@@ -10,6 +10,13 @@ _FORBIDDEN = re.compile(
     r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD\s+CSV|FOREACH|CALL\s*\{|CALL\s+(?!db\.))\b", re.IGNORECASE
 )
 _START = re.compile(r"\b(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|RETURN)\b", re.IGNORECASE)
+_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
+"""A string, a quoted name or a comment: text, not clauses ("Create graph from JSON" is a title, not a write)."""
+
+
+def _masked(query: str) -> str:
+    """The query with every string, quoted name and comment blanked out, at the same offsets."""
+    return _LITERAL.sub(lambda m: " " * len(m.group()), query)
 
 
 def extract_cypher(text: str) -> str | None:
@@ -19,15 +26,18 @@ def extract_cypher(text: str) -> str | None:
     m = _START.search(body)
     if m is None:
         return None
-    query = body[m.start() :].strip().split(";")[0].strip()
+    query = body[m.start() :].strip()
+    end = _masked(query).find(";")  # the first statement: a ";" inside a string ends nothing
+    query = (query if end < 0 else query[:end]).strip()
     return query or None
 
 
 def check_read_only(query: str) -> str | None:
     """Why a query is refused, or None when it may run."""
-    m = _FORBIDDEN.search(query)
+    code = _masked(query)
+    m = _FORBIDDEN.search(code)
     if m:
         return f"write or procedure clause {m.group(1).upper()!r} is not allowed"
-    if "RETURN" not in query.upper():
+    if not re.search(r"\bRETURN\b", code, re.IGNORECASE):
         return "the query returns nothing"
     return None

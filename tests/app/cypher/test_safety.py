@@ -13,3 +13,14 @@ def test_free_cypher_extraction_and_read_only_check() -> None:
     assert "DELETE" in (check_read_only("MATCH (n) DELETE n RETURN 1") or "")
     assert "SET" in (check_read_only("MATCH (n) SET n.x = 1 RETURN n") or "")
     assert check_read_only("MATCH (n)") == "the query returns nothing"
+
+
+def test_words_inside_strings_and_names_are_no_clauses() -> None:
+    """A title that says "Create ..." or a name in backticks is text: the read runs (the engine's read-only mode
+    still refuses any real write); a ";" inside a string ends no statement."""
+    q = 'MATCH (q:Question {title: "Create graph; then SET a property"}) RETURN q.`delete` AS d'
+    assert check_read_only(q) is None
+    assert extract_cypher(f"Here it is:\n{q};\nMATCH (n) DETACH DELETE n") == q
+    assert check_read_only("MATCH (n) WHERE n.t = 'it''s' CREATE (m) RETURN m") is not None
+    assert check_read_only('MATCH (n) WHERE n.t = "unclosed CREATE (m) RETURN m') is not None
+    assert check_read_only("MATCH (n) // RETURN n") == "the query returns nothing"
