@@ -20,14 +20,20 @@ def _masked(query: str) -> str:
 
 
 def extract_cypher(text: str) -> str | None:
-    """The query in a model reply: a fenced block if any, else from the first MATCH/WITH/... to the end."""
+    """The query in a model reply: a fenced block if any, else from the first MATCH/WITH/... to the end of that
+    paragraph; in either, up to the first ``;``."""
     fenced = re.search(r"```(?:cypher)?\s*(.*?)```", text, re.DOTALL | re.IGNORECASE)
     body = fenced.group(1) if fenced else text
     m = _START.search(body)
     if m is None:
         return None
     query = body[m.start() :].strip()
-    end = _masked(query).find(";")  # the first statement: a ";" inside a string ends nothing
+    code = _masked(query)
+    ends = [code.find(";")]  # the first statement: a ";" inside a string ends nothing
+    if not fenced:  # an unfenced query is one paragraph: the prose a model writes after it is no Cypher
+        gap = re.search(r"\n\s*\n", code)
+        ends.append(gap.start() if gap else -1)
+    end = min((e for e in ends if e >= 0), default=-1)
     query = (query if end < 0 else query[:end]).strip()
     return query or None
 
