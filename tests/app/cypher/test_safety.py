@@ -27,6 +27,6 @@ def test_words_inside_strings_and_names_are_no_clauses() -> None:
 
 
 def test_an_unfenced_query_ends_with_its_paragraph() -> None:
-    reply = 'MATCH (q:Question)\nRETURN q.title\n\nThis lists each question; FOREACH one, CREATE a note.'
+    reply = "MATCH (q:Question)\nRETURN q.title\n\nThis lists each question; FOREACH one, CREATE a note."
     assert extract_cypher(reply) == "MATCH (q:Question)\nRETURN q.title"
     assert extract_cypher("```cypher\nMATCH (q)\n\nRETURN q\n```") == "MATCH (q)\n\nRETURN q"
