@@ -182,6 +182,12 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
         ctx.timings_ms.update({f"{mode}.{k}": v for k, v in res.timings_ms.items()})
         return res
 
+    async def warn_unlinked(self, namespace: str, ctx: RunContext[Any]) -> None:
+        """Say so when a mode that starts from a linked node finds none in a question over a non-empty graph (a
+        question about a kind of thing, "the oldest questions", names no node to start from)."""
+        if (await self.deps.graph.counts(namespace))[0]:
+            ctx.warn(f"{self.name}: the question names no node of this graph to start from; no items")
+
     async def rerank_scores(self, question: str, texts: Sequence[str], ctx: RunContext[Any]) -> list[float] | None:
         """The reranker's score of each text against the question (timed as the ``rerank`` stage), or None when no
         reranker is configured or it failed: then a warning says so and the caller keeps its own order."""

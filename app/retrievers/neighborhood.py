@@ -51,9 +51,8 @@ class NeighborhoodRetriever(Retriever[NeighborhoodConfig, NeighborhoodTrace]):
         ns, tr = query.namespace, ctx.trace
         with ctx.stage("entity_linking"):
             links = await self.deps.linker.link(ns, query.question, max_mentions=1)
-        if not links:  # a question about a kind of thing ("the oldest questions") names no node to start from
-            if (await self.deps.graph.counts(ns))[0]:
-                ctx.warn("neighborhood: the question names no node of this graph to start from; no items")
+        if not links:
+            await self.warn_unlinked(ns, ctx)
             return []
         mention = links[0].mention
         same = [link for link in links if link.mention == mention]

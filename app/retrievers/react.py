@@ -136,9 +136,8 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
         ns, cfg, tr = query.namespace, self.config, ctx.trace
         with ctx.stage("entity_linking"):
             links = await self.deps.linker.link(ns, query.question, max_mentions=1)
-        if not links:  # a question about a kind of thing ("the oldest questions") names no node to start from
-            if (await self.deps.graph.counts(ns))[0]:
-                ctx.warn("react: the question names no node of this graph to start from; no items")
+        if not links:
+            await self.warn_unlinked(ns, ctx)
             return []
         start = list(dict.fromkeys(Node.from_link(link) for link in links if link.mention == links[0].mention))
         tr.start = [n.name for n in start]

@@ -684,6 +684,7 @@ class ShapeEnumerator:
             ops = [("=", r.get("eq")), ("STARTS WITH", r.get("starts")), ("CONTAINS", r.get("contains"))]
             return [Filter(0, p.key, op, s, listed=listed) for op, n in ops if n]
 
+        years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
         elements = [((n, False), prof) for n, prof in profiles.labels.items()]
         elements += [((n, True), prof) for n, prof in profiles.rels.items()]
         for element, prof in elements:
@@ -700,7 +701,6 @@ class ShapeEnumerator:
                 ]
                 if p.whole:
                     conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
-            years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
             for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
                 if p.kind == "date" or p.epoch is not None:  # Unix time begins in 1970: "1024" is no year of it
                     held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]

@@ -92,18 +92,15 @@ class ServerWatch:
         step = deadline_s if patient or deadline_s <= self.answer_within_s else self.answer_within_s / 2
         pinged: bool | None = None  # None: no ping during this wait; else whether the last one was answered
         try:
-            while True:
-                left = end - loop.time()
-                if left > 0:
-                    done, _ = await asyncio.wait({task}, timeout=min(step, left))
-                    if done:
-                        return task.result()
-                    if end - loop.time() > 0:
-                        pinged = await self.alive(self.answer_within_s / 2)
-                        if pinged:
-                            continue  # alive and still working on it
-                        break
-                break
+            while (left := end - loop.time()) > 0:
+                done, _ = await asyncio.wait({task}, timeout=min(step, left))
+                if done:
+                    return task.result()
+                if end - loop.time() <= 0:
+                    break
+                pinged = await self.alive(self.answer_within_s / 2)
+                if not pinged:
+                    break  # otherwise alive and still working on it: wait on
             # a read given less than answer_within_s asks once, briefly, before the server is taken as not
             # answering: one slow query on a busy server is no dead server
             if pinged is None and not patient and deadline_s < self.answer_within_s:
