@@ -490,6 +490,48 @@ def tune(
     typer.echo(summary_line(stats))
 
 
+ranker_cli = typer.Typer(
+    no_args_is_help=True,
+    help="Text2cypher's ranker (app/text2cypher/rank.py): collect synthetic questions, fit weights.",
+)
+cli.add_typer(ranker_cli, name="ranker")
+
+
+@ranker_cli.command("collect")
+def ranker_collect(
+    namespace: Annotated[str, typer.Option(help="The namespace whose graph provides the synthetic questions.")],
+    out: Annotated[Path, typer.Option(help="Where the questions' candidates and features go (JSON lines).")],
+    pairs: Annotated[int, typer.Option(help="Synthetic questions built at most.")] = 300,
+    minutes: Annotated[float, typer.Option(help="Time budget.")] = 15.0,
+    seed: Annotated[int, typer.Option()] = 13,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Build synthetic questions from the namespace's graph and record each one's candidates and features, its
+    pair's query marked (``app.training.ranker.collect``)."""
+    from app.training.ranker import collect, save
+
+    groups, stats = asyncio.run(collect(_settings(data_dir), namespace, pairs=pairs, minutes=minutes, seed=seed))
+    save(groups, out)
+    typer.echo(json.dumps(stats, indent=2))
+
+
+@ranker_cli.command("fit")
+def ranker_fit(
+    inputs: Annotated[list[Path], typer.Argument(help="Files written by `ranker collect` to fit on.")],
+    out: Annotated[Path, typer.Option(help="The ranker file to write.")],
+    check: Annotated[
+        list[Path] | None, typer.Option(help="Files of other graphs to report on (not fitted on).")
+    ] = None,
+    holdout: Annotated[float, typer.Option(help="Share of the questions held back to report on.")] = 0.2,
+    l2: Annotated[float, typer.Option(help="L2 penalty on the weights.")] = 0.01,
+) -> None:
+    """Fit the ranking features' weights on synthetic questions (``app.training.ranker.learn``); the file works as
+    ``modes.text2cypher.ranker`` (a path) or, under ``app/text2cypher/rankers/``, by name."""
+    from app.training.ranker import learn
+
+    typer.echo(json.dumps(learn(inputs, out, checks=check or [], holdout=holdout, l2=l2), indent=2))
+
+
 @cli.command()
 def demo(
     data: Annotated[Path, typer.Option(help="Demo data folder.")] = Path("data/demo"),

@@ -20,6 +20,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "password", "admin", ""}
 
 
+class ModeConfig(BaseModel):
+    """Base of every mode's settings (``modes.<mode>``): unknown fields are an error (a typo must not pass
+    silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
 class GraphSettings(BaseModel):
     """Graph store: the embedded FalkorDB (default) or a Neo4j server."""
 

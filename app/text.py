@@ -131,3 +131,9 @@ def name_spans(text: str, *, known: str = "", exclude: Iterable[str] = ()) -> li
         seen.add(low)
         out.append(name)
     return out
+
+
+def identifier_words(identifier: str) -> str:
+    """A schema identifier in words: ``DIRECTED_BY`` / ``directedBy`` / ``directed_by`` -> ``directed by``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier)
+    return " ".join(spaced.replace("_", " ").split()).lower()

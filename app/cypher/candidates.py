@@ -132,7 +132,7 @@ class CandidateQuery:
     """Second linked entity closing the path; the node before it is returned then."""
     nodes: bool = False
     """:attr:`text` returns the answer nodes themselves, not their display values (the form a question that asks
-    for things, not their names, is answered in: ``app.retrievers.shapes.answer_form``); candidates are enumerated
+    for things, not their names, is answered in: ``app.text2cypher.answer_form.answer_form``); candidates are enumerated
     and scored without it."""
 
     @property

@@ -189,11 +189,11 @@ class Shape:
     shown: tuple[tuple[int, str, bool], ...] = ()
     """``(var, key, edge)``: properties of node ``x{var}`` (``edge``: of relationship ``r{var}``) a ``list`` returns
     beside each answer's display value ("which movies have a tagline containing 'freedom'": each title and its
-    tagline); set on the chosen list only (``app.retrievers.shapes.answer_form``)."""
+    tagline); set on the chosen list only (``app.text2cypher.answer_form.answer_form``)."""
     ordered: tuple[str, str] | None = None
     """``(key, direction)``: a ``list`` with a ``limit`` takes its first k in the order of the target's own property
     ``key`` ("ASC" or "DESC"; "the first 3 movies Keanu Reeves acted in": the earliest released), those that have
-    it; set on the chosen list only (``app.retrievers.shapes.answer_form``)."""
+    it; set on the chosen list only (``app.text2cypher.answer_form.answer_form``)."""
     form: AnswerForm = "names"
     """What a ``list`` (without ``having``) or a ``top`` returns: ``names`` the targets' display values; ``nodes``
     the target nodes (every property; a ``top`` ordered by the target's own property); ``pairs`` the display values
@@ -202,7 +202,7 @@ class Shape:
     movie and its year). A ``group`` in ``nodes`` form groups by the target node
     (``WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT k RETURN x1.name AS name, number``), in
     ``names`` form by its display value, which merges two nodes of one name. Candidates are enumerated and scored
-    as ``names``; the chosen one takes the form the question asks for (``app.retrievers.shapes.answer_form``)."""
+    as ``names``; the chosen one takes the form the question asks for (``app.text2cypher.answer_form.answer_form``)."""
 
     @property
     def anchor(self) -> Anchor:

@@ -27,8 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict
-
 from app.errors import AppError, InvalidInputError
 from app.llm.base import LLMs
 from app.models.embedder import Embedder
@@ -36,17 +34,11 @@ from app.models.reranker import Reranker
 from app.observability import BACKEND_ERRORS, DEGRADED, RETRIEVALS, stage
 from app.retrievers.linking import EntityLinker
 from app.retrievers.types import CypherTrace, ModeTrace, RetrievalQuery, RetrievalResult, RetrievedItem
+from app.settings import ModeConfig as ModeConfig
 from app.settings import Settings
 from app.stores.graph.base import GraphStore
 from app.stores.lexical import LexicalHit, LexicalIndex
 from app.stores.vector.base import VectorStore
-
-
-class ModeConfig(BaseModel):
-    """Base of every mode's settings: unknown fields are an error (a typo must not pass silently)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
-
 
 ConfigT = TypeVar("ConfigT", bound=ModeConfig)
 TraceT = TypeVar("TraceT", bound=ModeTrace)

@@ -20,10 +20,10 @@ from app.ids import entity_id
 from app.llm.base import Message
 from app.observability import LLM_TOKENS, TEXT2CYPHER_QUERIES
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import words
 from app.retrievers.types import CypherTrace, NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.stores.graph.base import GraphStore, NodeValue, plain_rows
 from app.stores.graph.profile import PropertyProfile, SchemaProfile
+from app.text import identifier_words as words
 
 SYSTEM = (
     "You translate questions into Cypher queries for a Neo4j graph. Reply with one Cypher query only.\n"

@@ -8,7 +8,6 @@ entity linker reports it; its item id is ``entity_id(name)``, the id the vector 
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,9 @@ from app.stores.graph.base import GraphStore, visible_labels
 from app.stores.graph.profile import SchemaProfile
 from app.stores.lexical import LexicalHit
 from app.stores.vector.base import VectorHit, collection_name
+from app.text import identifier_words as words
 from app.text import name_spans, surface
+from app.text2cypher.reading import with_kind
 
 Direction = Literal["out", "in"]
 CHUNKS = "chunks"
@@ -76,61 +77,6 @@ class Edge:
         """The triple in its stored direction: ``{subject} {relation in words} {object}``."""
         a, b = (self.src, self.dst) if self.direction == "out" else (self.dst, self.src)
         return f"{surface(a.name)} {words(self.rel)} {surface(b.name)}"
-
-
-def words(identifier: str) -> str:
-    """``DIRECTED_BY`` / ``directedBy`` / ``directed_by`` -> ``directed by``."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier)
-    return " ".join(spaced.replace("_", " ").split()).lower()
-
-
-def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[str]:
-    """A relation path read the way questions phrase it, from its end back to the start: one phrase per prefix
-    (``[start, 1 hop, 2 hops, ...]``). ``hops`` are ``(relation, direction, kind of the nodes reached)``:
-
-    * ``X -directed_by-> ?`` is "directed by of X"; ``X <-written_by- ?`` is "movie written by X" (the kind of the
-      reached nodes, "entity" when unknown); nested hop by hop: "release year of movie written by X";
-    * a hop that turns straight back along the relation it came by reads as sharing: ``X -r-> v <-r- ?`` is "other
-      movie with the same r as X", ``X <-r- v -r-> ?`` is "other person r of the same movie as X" (not twice in a
-      row: the second turn-back reads as a plain hop).
-    """
-    phrases = [start]
-    shared = False
-    for i, (name, d, kind) in enumerate(hops):
-        what = kind or "entity"
-        back = i > 0 and not shared and hops[i - 1][:2] == (name, "in" if d == "out" else "out")
-        if back and d == "in":
-            phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
-        elif back:
-            phrase = f"other {what} {words(name)} of the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
-        elif d == "out":
-            phrase = f"{words(name)} of {phrases[-1]}"
-        else:
-            phrase = f"{what} {words(name)} {phrases[-1]}"
-        phrases.append(phrase)
-        shared = back
-    return phrases
-
-
-def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:
-    """A relation seen from its source node, in words (``in``: ``is <rel> of``), with the target's kind."""
-    return with_kind(words(rel) if direction == "out" else f"is {words(rel)} of", target_kind)
-
-
-def with_kind(text: str, kind: str) -> str:
-    """``text (kind)``, or ``text`` when the kind is unknown."""
-    return f"{text} ({kind})" if kind else text
-
-
-def example_text(value: object) -> str:
-    """An answer as a path's reading shows it (``with_examples``): spoken form, at most 60 characters."""
-    return surface(str(value))[:60]
-
-
-def with_examples(text: str, examples: Sequence[str]) -> str:
-    """A path's reading with some of its answers, "directed by of X, such as A, B": on a graph without labels the
-    answers say what kind of thing the path reaches (text2cypher's answer preview, react's unlabelled paths)."""
-    return f"{text}, such as {', '.join(examples)}" if examples else text
 
 
 async def expand(

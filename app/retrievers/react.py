@@ -34,21 +34,12 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from app.retrievers.base import ModeConfig, Retriever, RunContext
-from app.retrievers.kg import (
-    Direction,
-    Edge,
-    Node,
-    example_text,
-    expand,
-    node_item,
-    read_path,
-    relation_text,
-    with_examples,
-    with_kind,
-)
-from app.retrievers.shapes import mentions
+from app.retrievers.kg import Direction, Edge, Node, expand, node_item
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 from app.text import surface
+from app.text2cypher.lexicon import load as load_lexicon
+from app.text2cypher.reading import example_text, read_path, relation_text, with_examples, with_kind
+from app.text2cypher.words import matcher
 
 
 class ReactConfig(ModeConfig):
@@ -72,7 +63,7 @@ class ReactConfig(ModeConfig):
     reading cannot say what kind of thing the path reaches, its answers can (as text2cypher's answer preview)."""
     mention_weight: float = Field(1.0, ge=0.0, le=10.0)
     """Added to a path's score per relation it follows that the question names, less per one it does not
-    (``app.retrievers.shapes.mentions``, one per use), as text2cypher does."""
+    (``app.text2cypher.words.Matcher.mentions``, one per use), as text2cypher does."""
 
 
 class Option(BaseModel):
@@ -162,7 +153,7 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
                 if scores is None:
                     c.score = -float(len(c.relations) * 1000 + i)
                     continue
-                named, unnamed = mentions(query.question, [r for r, _ in c.relations])
+                named, unnamed = matcher(load_lexicon()).mentions(query.question, [r for r, _ in c.relations])
                 c.score = scores[i] + cfg.mention_weight * (named - unnamed)
             cands.sort(key=lambda c: -c.score)
             step.observation = [

@@ -88,7 +88,7 @@ def train_lora_pairs(
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from app.retrievers.text2cypher import build_messages
+    from app.text2cypher.prompt import build_messages
     from grounded import encode_prompt, tokenize_candidates
 
     torch.manual_seed(seed)

@@ -42,18 +42,16 @@ from app.errors import AppError, InvalidInputError
 from app.llm.adapters import adapter_dir, install_adapter
 from app.llm.catalog import resolve_local_model
 from app.llm.local import local_model_path
-from app.retrievers.kg import read_path, words
-from app.retrievers.shapes import (
-    TIME_WORDS,
-    Profiles,
-    QuestionLiterals,
-    ShapeEnumerator,
-    shape_time_order,
-    with_article,
-)
-from app.retrievers.text2cypher import Text2CypherRetriever, anchor_labels
+from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import Settings
 from app.text import STOPWORDS, surface
+from app.text import identifier_words as words
+from app.text2cypher import lexicon
+from app.text2cypher.enumerate_shapes import ShapeEnumerator
+from app.text2cypher.enumeration import anchor_labels
+from app.text2cypher.profiles import Profiles
+from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.reading import read_path, shape_time_order, with_article
 
 QUESTION_FORMS = (
     "what is the {p}?",
@@ -247,9 +245,11 @@ def verbalise_shape(s: Shape, rng: random.Random) -> str:
         hl=hl,
         most="most" if s.fn == "DESC" else "fewest",
         O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng),
-        T=rng.choice(TIME_WORDS[order]) if order is not None else "",
+        T=rng.choice(lexicon.load().time_words[order]) if order is not None else "",
         L=words(s.path.node_kind(s.prop_var)[0]) if s.prop_var is not None else "",
-        PT=_linked_time_phrase(s, rng.choice(TIME_WORDS[order]), rng) if order is not None and s.hops else "",
+        PT=_linked_time_phrase(s, rng.choice(lexicon.load().time_words[order]), rng)
+        if order is not None and s.hops
+        else "",
     )
     return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")
 
@@ -301,7 +301,7 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
     if not profiles:
         return []
     # years as points in time; a superlative, so that orderings by a linked node's property are among the shapes
-    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True, time_order="DESC", superlative=True)
+    lits = QuestionLiterals(limits=[1, 2, 3, 5, 10], asks_count=True, time_order="DESC", superlative=True, lex=r.lex)
     base = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
     # thresholds ("more than 2 movies") come once per number and limit: keep a share of them
     base = [s for s in base if s.having is None or (s.limit is None and rng.random() < 0.3)]

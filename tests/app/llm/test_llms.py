@@ -15,7 +15,8 @@ from app.llm.base import GroundedChooser, LLMs, Message
 from app.llm.local import LocalLLM
 from app.llm.vllm_client import VLLMClient
 from app.retrievers.base import Retrievers
-from app.retrievers.text2cypher import INSTRUCTION, Enumeration, Text2CypherRetriever
+from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever
+from app.text2cypher.prompt import INSTRUCTION
 from app.settings import LLMRoleSettings, LLMSettings, Settings
 from grounded import DecodingMethod, ScoredCandidate
 

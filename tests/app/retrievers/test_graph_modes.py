@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from app.container import Container
-from app.retrievers.kg import read_path
+from app.text2cypher.reading import read_path
 from app.retrievers.react import ReactRetriever, ReactTrace
 from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.schemas import GenerationTrace

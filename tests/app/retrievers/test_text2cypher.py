@@ -15,8 +15,10 @@ from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
-from app.retrievers.shapes import answer_form, question_literals
-from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2CypherTrace, example_values
+from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2CypherTrace
+from app.text2cypher.answer_form import answer_form
+from app.text2cypher.enumeration import example_values
+from app.text2cypher.question import question_literals
 from app.retrievers.types import RetrievalQuery
 from tests.conftest import DEMO, SABLE, tiny_llama
 

@@ -12,26 +12,44 @@ import pytest
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
-from app.retrievers.shapes import (
-    ATTRIBUTE_PENALTY,
-    UNASKED_ORDER_PENALTY,
-    Property,
-    answer_form,
-    answer_kind,
-    attribute_frame,
-    constants_used,
-    count_intent,
-    order_intent,
-    question_literals,
-    shape_reading,
-    sharing_intent,
-    time_order,
-    turn_backs,
-)
 from app.retrievers.text2cypher import Text2CypherRetriever
+from app.text2cypher import features, lexicon
+from app.text2cypher.answer_form import answer_form
+from app.text2cypher.features import turned_back
+from app.text2cypher.profiles import Property
+from app.text2cypher.question import QuestionLiterals, question_literals
+from app.text2cypher.reading import reading
 from app.retrievers.types import RetrievalQuery
 
 NS = "shapes"
+EN = lexicon.load()
+ORDERING = ("unasked_order", "opposite_order", "unordered_superlative")
+
+
+def feature(name: str, c: Any, lits: QuestionLiterals, question: str = "") -> float:
+    """One feature of one candidate (``app.text2cypher.features``)."""
+    return features.compute([c], question, lits)[0][name]
+
+
+def ordering(c: Any, lits: QuestionLiterals) -> list[str]:
+    """The ordering features that fire for a candidate."""
+    return [n for n in ORDERING if feature(n, c, lits)]
+
+
+def shape_reading(s: Shape) -> str:
+    return reading(s, EN)
+
+
+def constants_used(c: Any, lits: QuestionLiterals) -> float:
+    return feature("constants", c, lits)
+
+
+def answer_kind(c: Any, lits: QuestionLiterals) -> float:
+    return feature("answer_kind", c, lits)
+
+
+def count_intent(c: Any, lits: QuestionLiterals) -> float:
+    return feature("count_form", c, lits)
 LIBRARY = """
 CREATE (a:Author {name: 'Ilse Varga', born: 1948}), (b:Author {name: 'Tomas Reyl', born: 1961}),
        (c:Author {name: 'Nadia Oss', born: 1975}), (d:Author {name: 'Pell Amundsen', born: 1990}),
@@ -94,34 +112,38 @@ def test_count_intent() -> None:
     assert count_intent(listing, question_literals("Which books were published after 2000?")) == 0
 
 
+def sharing(c: Any, q: str) -> tuple[float, float]:
+    """The ``shares`` and ``shared_named_once`` features of a candidate for question ``q``."""
+    lits = question_literals(q)
+    return feature("shares", c, lits, q), feature("shared_named_once", c, lits, q)
+
+
 def test_sharing_intent_favours_paths_that_turn_back() -> None:
     x = Anchor("White Palace", "Entity", "name")
     back = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("DIRECTED_BY", "in", "")))
     prefix = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""),))
     onward = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("WRITTEN_BY", "in", "")))
-    assert (turn_backs(back), turn_backs(prefix), turn_backs(onward)) == (1, 0, 0)
+    assert (len(turned_back(back)), len(turned_back(prefix)), len(turned_back(onward))) == (1, 0, 0)
     q = "the director of White Palace also made which movies"
     also = question_literals(q)
     # "director" names DIRECTED_BY once: the second use is forgiven, and the turn-back is what "also" asks for
-    assert sharing_intent(back, also, q, 1) == 1 + 2 and sharing_intent(prefix, also, q, 0) == 0
-    co = "who co-wrote films with Donald Ford"
-    assert sharing_intent(back, question_literals(co), co, 2) == 1 + 2
-    plain = "who directed White Palace"
-    assert sharing_intent(back, question_literals(plain), plain, 1) == 0  # no sharing asked
-    assert sharing_intent(onward, also, q, 1) == 0
+    assert sharing(back, q) == (1, 1) and sharing(prefix, q) == (0, 0)
+    assert sharing(back, "who co-wrote films with Donald Ford") == (1, 1)
+    assert sharing(back, "who directed White Palace") == (0, 0)  # no sharing asked
+    assert sharing(onward, q) == (0, 0)
     # only the turned-back relationship's unnamed use is forgiven: both uses of DIRECTED_BY are named here, and the
     # path's unnamed third hop stays unnamed
     named = "the director of White Palace also directed which movies"
     on = CandidateQuery(x, (*back.hops, Hop("WRITTEN_BY", "out", "")))
-    assert sharing_intent(on, question_literals(named), named, 1) == 0 + 2
+    assert sharing(on, named) == (1, 0)
     # two relationships to the same node, where the question asks for the same one and names both
     same = Shape(WROTE, 1, "list", also=("EDITED",))
     for q, bonus in [
-        ("Who wrote and edited the same book?", 2),
+        ("Who wrote and edited the same book?", 1),
         ("Who wrote and edited a book?", 0),  # no sharing asked
         ("Who wrote the same book as Ilse Varga?", 0),  # EDITED unnamed
     ]:
-        assert sharing_intent(same, question_literals(q), q, 0) == bonus, q
+        assert sharing(same, q) == (bonus, 0), q
 
 
 def test_attribute_frame_asks_past_the_described_set() -> None:
@@ -131,15 +153,15 @@ def test_attribute_frame_asks_past_the_described_set() -> None:
     lits = question_literals("what types are the movies starred by Jon Bon Jovi")
     assert (lits.asked, lits.described[0]) == ("types", "starred")
     # the path named by "starred by" returns the movies, not their types: one hop short
-    assert attribute_frame(movies, lits) == -ATTRIBUTE_PENALTY and attribute_frame(genres, lits) == 0
+    assert feature("attribute_stop", movies, lits) == 1 and feature("attribute_stop", genres, lits) == 0
     # the asked noun names the last relationship, or the label it reaches: the path answers it
     year = CandidateQuery(Anchor("Booty Call", "Entity"), (Hop("RELEASE_YEAR", "out", ""),))
-    assert attribute_frame(year, question_literals("what year was the film Booty Call released")) == 0
+    assert feature("attribute_stop", year, question_literals("what year was the film Booty Call released")) == 0
     directed = CandidateQuery(Anchor("Lana Wachowski", "Person"), (Hop("DIRECTED", "out", "Movie", "title"),))
-    assert attribute_frame(directed, question_literals("which movies are the ones directed by Lana Wachowski")) == 0
+    assert feature("attribute_stop", directed, question_literals("which movies are the ones directed by Lana Wachowski")) == 0
     # no such frame
     assert question_literals("what are the movies starred by Jon Bon Jovi").asked is None
-    assert attribute_frame(movies, question_literals("which movies did Jon Bon Jovi star in")) == 0
+    assert feature("attribute_stop", movies, question_literals("which movies did Jon Bon Jovi star in")) == 0
 
 
 def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
@@ -197,36 +219,36 @@ def test_order_intent_follows_the_question_superlative() -> None:
     fewest = replace(most, fn="ASC")
     top = question_literals("Find the top 3 actors")
     assert (top.order, top.superlative) == ("DESC", False)  # "top": the most first, but no superlative
-    assert (order_intent(most, top), order_intent(fewest, top)) == (0, -1)
+    assert (ordering(most, top), ordering(fewest, top)) == ([], ["opposite_order"])
     low = question_literals("Who are the top 3 actors with the fewest movies?")
-    assert (order_intent(most, low), order_intent(fewest, low)) == (-1, 0)  # the superlative over "top"
+    assert (ordering(most, low), ordering(fewest, low)) == (["opposite_order"], [])  # the superlative over "top"
     # nothing asks for an order: no ordering, and no greatest or least value
     plain = question_literals("Which books have a title containing 'Harbour'?")
     assert not plain.orders
     newest = Shape(WROTE, 2, "top", prop="published", fn="DESC", limit=1)
-    assert order_intent(newest, plain) == -UNASKED_ORDER_PENALTY
-    assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="max"), plain) == -UNASKED_ORDER_PENALTY
-    assert order_intent(Shape(WROTE, 2, "agg", prop="pages", fn="avg"), plain) == 0
-    assert order_intent(newest, question_literals("List the books ordered by year")) == 0
+    assert ordering(newest, plain) == ["unasked_order"]
+    assert ordering(Shape(WROTE, 2, "agg", prop="pages", fn="max"), plain) == ["unasked_order"]
+    assert ordering(Shape(WROTE, 2, "agg", prop="pages", fn="avg"), plain) == []
+    assert ordering(newest, question_literals("List the books ordered by year")) == []
     # a superlative asks for the greatest or least, not the first k in no order; "top" alone may mean the first k
     first3 = Shape(WROTE, 2, "list", limit=3)
-    assert order_intent(first3, question_literals("What are the 3 most common book titles?")) == -1
-    assert order_intent(first3, question_literals("List the top 3 books written by someone")) == 0
+    assert ordering(first3, question_literals("What are the 3 most common book titles?")) == ["unordered_superlative"]
+    assert ordering(first3, question_literals("List the top 3 books written by someone")) == []
     # a ranking by a measure asks for the greatest first, as a superlative does
     ranked = question_literals("Who are the first 2 authors by the number of books written?")
     assert (ranked.order, ranked.superlative) == ("DESC", True)
-    assert order_intent(Shape(WROTE, 1, "list", limit=2), ranked) == -1
-    assert order_intent(Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2), ranked) == 0
+    assert ordering(Shape(WROTE, 1, "list", limit=2), ranked) == ["unordered_superlative"]
+    assert ordering(Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2), ranked) == []
     # nor a list in no order, however long
     most = question_literals("Who has written the most books published after 2000?")
-    assert order_intent(Shape(WROTE, 1, "list"), most) == -1
-    assert order_intent(Shape(WROTE, 1, "list"), question_literals("Who has written books after 2000?")) == 0
+    assert ordering(Shape(WROTE, 1, "list"), most) == ["unordered_superlative"]
+    assert ordering(Shape(WROTE, 1, "list"), question_literals("Who has written books after 2000?")) == []
     # a bound is no superlative
     bound = question_literals("List 2 authors who wrote at least 3 books.")
     assert not bound.superlative and bound.order is None
     # a time superlative's year ordering is time_order's to score
     youngest = Shape(WROTE, 1, "top", prop="born", fn="DESC", limit=3, temporal=True)
-    assert order_intent(replace(youngest, fn="ASC"), question_literals("Who are the top 3 youngest authors?")) == 0
+    assert ordering(replace(youngest, fn="ASC"), question_literals("Who are the top 3 youngest authors?")) == []
 
 
 def test_a_number_stated_once_is_used_once() -> None:
@@ -276,22 +298,22 @@ def test_time_superlatives_order_by_a_year() -> None:
     lits = question_literals("Who are the top 3 youngest authors?")
     assert lits.time_order == "DESC"
     # the superlative names the year it orders by, in its direction (+2: an unnamed use counted as named)
-    assert (time_order(youngest, lits), time_order(oldest, lits)) == (2, 0)
-    assert time_order(oldest, question_literals("List the 3 oldest authors.")) == 2
+    assert (feature("time_order", youngest, lits), feature("time_order", oldest, lits)) == (1, 0)
+    assert feature("time_order", oldest, question_literals("List the 3 oldest authors.")) == 1
     assert question_literals("What are the most recent books?").time_order == "DESC"
     assert question_literals("Which books are the oldest and the newest?").time_order is None  # both: no reading
     # the earliest year's value is read so, but "the oldest book" asks for the book; a number that is no year is no
     # point in time
     first = Shape(WROTE, 2, "agg", prop="published", fn="min", temporal=True)
-    assert time_order(first, question_literals("Which is the oldest book?")) == 0 and "oldest" in shape_reading(first)
-    assert time_order(replace(youngest, temporal=False), lits) == 0
+    assert feature("time_order", first, question_literals("Which is the oldest book?")) == 0 and "oldest" in shape_reading(first)
+    assert feature("time_order", replace(youngest, temporal=False), lits) == 0
     # the superlative's noun says whose year it is: the book's, not its author's
     by_book = replace(oldest, prop="published", prop_var=2)
     book_q = question_literals("Who wrote the oldest book?")
     assert book_q.time_noun == "book"
-    assert (time_order(by_book, book_q), time_order(oldest, book_q)) == (2, 0)
-    assert time_order(by_book, question_literals("List the 3 oldest authors.")) == 0
-    assert time_order(by_book, question_literals("Who is the oldest one?")) == 0  # no noun: the target's own year
+    assert (feature("time_order", by_book, book_q), feature("time_order", oldest, book_q)) == (1, 0)
+    assert feature("time_order", by_book, question_literals("List the 3 oldest authors.")) == 0
+    assert feature("time_order", by_book, question_literals("Who is the oldest one?")) == 0  # no noun: the target's own year
     # the reading says what the ordering means
     assert "youngest" in shape_reading(youngest) and "oldest" in shape_reading(oldest)
     assert "youngest" not in shape_reading(replace(youngest, temporal=False))
@@ -694,7 +716,8 @@ async def test_a_property_question_answers_with_its_value(
 
 def test_no_sum_of_years() -> None:
     """Years are summed by no shape (their sum means nothing); their average, least and greatest stay."""
-    from app.retrievers.shapes import LabelProfile, Profiles, Property, _measures
+    from app.text2cypher.enumerate_shapes import _measures
+    from app.text2cypher.profiles import LabelProfile, Profiles, Property
 
     prof = LabelProfile("Author", "name", [Property("Author", "born", "number", 1948, 1990, (1948, 1961, 1990))])
     fns = {s.fn for s in _measures(CandidateQuery(AUTHOR, ()), 1, Profiles({"Author": prof}), [1], False)}
@@ -750,7 +773,8 @@ async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
 
 
 def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None:
-    from app.retrievers.shapes import LabelProfile, Profiles, first_k
+    from app.text2cypher.profiles import LabelProfile, Profiles
+    from app.text2cypher.question import first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
@@ -762,7 +786,7 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
     assert (lits.time_order, lits.time_noun) == ("ASC", "books")
     by_year = Shape(CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops), 2, "top", prop="published",
                     fn="ASC", limit=2, temporal=True)  # fmt: skip
-    assert time_order(by_year, lits) == 2
+    assert feature("time_order", by_year, lits) == 1
     # no year named, or one named only by its condition: the first 2 are any 2
     for question in ("List the first 2 books Ilse Varga wrote.", "List the first 2 books published after 1990."):
         lits = question_literals(question)
@@ -786,7 +810,8 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
 def test_the_first_k_of_a_dated_kind_come_in_its_order() -> None:
     """ "The first k" of a kind with a year of its own are the earliest k, "the top k" the latest, once a list of
     them is chosen (any k answer a list in no order); not a kind dated by its birth, nor a list without a limit."""
-    from app.retrievers.shapes import LabelProfile, Profiles, first_k
+    from app.text2cypher.profiles import LabelProfile, Profiles
+    from app.text2cypher.question import first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
@@ -897,7 +922,7 @@ def test_an_ordering_by_what_the_answer_is_linked_to_names_it() -> None:
 
 
 def test_a_ranking_takes_no_number_the_question_compares_with() -> None:
-    from app.retrievers.shapes import answer_counts
+    from app.text2cypher.question import answer_counts
 
     assert answer_counts(question_literals("Which critic reviewed the most books with a rating above 6?")) == [1]
     assert answer_counts(question_literals("Which 3 authors wrote at least 2 books?")) == [3]
@@ -936,7 +961,9 @@ def test_tuning_states_an_ordering_by_a_linked_node() -> None:
 
 
 def test_schema_words_the_question_mentions() -> None:
-    from app.retrievers.shapes import mentions, schema_terms
+    from app.text2cypher.words import matcher, schema_terms
+
+    mentions = matcher(EN).mentions
 
     both = Shape(WROTE, 1, "list", also=("EDITED",))
     assert schema_terms(both) == ["WROTE", "EDITED"]
@@ -957,27 +984,26 @@ def test_schema_words_the_question_mentions() -> None:
 
 
 def test_a_ranking_that_counts_what_the_superlative_names() -> None:
-    from app.retrievers.shapes import COUNTED_BONUS, counted_intent
 
     by_books = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2)
     by_authors = Shape(WROTE, 2, "group", fn="DESC", other=1, limit=2)
     q = "Name 2 authors who wrote the most books published after 1990."
     lits = question_literals(q)
     assert lits.most_noun == "books"
-    assert counted_intent(by_books, lits) == COUNTED_BONUS and counted_intent(by_authors, lits) == 0
-    assert counted_intent(Shape(WROTE, 1, "list", limit=2), lits) == 0
+    assert feature("counted", by_books, lits) == 1 and feature("counted", by_authors, lits) == 0
+    assert feature("counted", Shape(WROTE, 1, "list", limit=2), lits) == 0
     lits = question_literals("Which 2 books have the highest number of distinct authors?")
-    assert lits.most_noun == "authors" and counted_intent(by_authors, lits) == COUNTED_BONUS
-    assert counted_intent(by_books, question_literals("Which author wrote the longest book?")) == 0
+    assert lits.most_noun == "authors" and feature("counted", by_authors, lits) == 1
+    assert feature("counted", by_books, question_literals("Which author wrote the longest book?")) == 0
     lits = question_literals("Who are the top 2 writers of books published after 1990?")
     lits.top_doer = "writers"  # first_k's reading: nothing says by what to rank them
-    assert counted_intent(by_books, lits) == COUNTED_BONUS and counted_intent(by_authors, lits) == 0
+    assert feature("counted", by_books, lits) == 1 and feature("counted", by_authors, lits) == 0
 
 
 def test_the_shape_budget_keeps_what_the_question_names() -> None:
     """Past ``shape_budget``, the label-anchored shapes whose labels, relationship types and properties the question
     names least are dropped; those anchored at a linked entity always stay; the order is the enumeration's."""
-    from app.retrievers.shapes import lexical_overlap, within_budget
+    from app.text2cypher.enumerate_shapes import within_budget
 
     critic = Anchor(None, "Critic", "name")
     reviewed = CandidateQuery(critic, (Hop("REVIEWED", "out", "Book", "title"),))
@@ -989,9 +1015,9 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
         Shape(named, 2, "list"),
         Shape(CandidateQuery(BOOK, ()), 1, "list"),
     ]
-    words = question_literals("Which 3 books have the most pages?").words
-    assert [lexical_overlap(s, words) for s in shapes] == [0, 2, 1, 1, 1]
-    kept = within_budget(shapes, words, 2)
+    lits = question_literals("Which 3 books have the most pages?")
+    assert [lits.match.lexical_overlap(s, lits.words) for s in shapes] == [0, 2, 1, 1, 1]
+    kept = within_budget(shapes, lits, 2)
     # the two label-anchored shapes that name "books" and "pages" most (the smaller of the ties), and the entity's
     assert kept == [shapes[1], shapes[3], shapes[4]]
-    assert within_budget(shapes, words, 10) == shapes
+    assert within_budget(shapes, lits, 10) == shapes

@@ -1,0 +1,77 @@
+"""The answer-form stage: the chosen candidate returning its answers the way the question asks for them (candidates
+are enumerated and scored returning display values): the nodes themselves, their names, both ends of a pair, each
+answer beside the value it was picked by.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.cypher.candidates import CandidateQuery
+from app.cypher.shapes import Filter, Shape
+from app.text2cypher.question import QuestionLiterals
+
+
+def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
+    """The chosen candidate returning its answers the way the question asks for them (candidates are enumerated and
+    scored returning display values). A question that asks for things, not their names ("list the movies ...",
+    "find the people who ..."), gets the nodes themselves, every property with them; one that asks for names or
+    titles, opens with "who" (people are answered by name), opens with "which" about answers reached through a
+    relationship ("which movies did X direct?": it picks them out by name) or asks for something beside each answer
+    ("... and their ratings") keeps the display values. A list of what two relationships link ("who acted in and
+    directed the same movie") returns both ends of the pair, unless the question asks for names; and so does one
+    that asks for the other end beside each answer ("... and what are those movies?"). An ordering returns
+    the nodes only when the question does not name the property it orders by ("the 5 most recent movies"; not "...
+    by release year"), which it would then expect to see, and where the property dates no birth ("the oldest
+    people" compares ages: each name with the birth year). Most/fewest (``group``) always group by the node, not by
+    the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
+    when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
+    Keanu Reeves in The Matrix": the roles alone). A list of the first k (or top k) of a kind with a year of its
+    own takes them in that year's order (``lits.dated``: "the first 3 movies Keanu Reeves acted in" are the earliest
+    3; any 3 answer it, the order says which). A "which" question whose list matched part of a text sees that text
+    beside each answer ("which movies have a tagline containing 'freedom'": each title and its tagline). An
+    ordering by what the answers are linked to names it beside them where the question names it ("who directed the
+    oldest movie": each director, the movie and its year). English, not a data set's vocabulary."""
+    if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
+        return replace(c, form="nodes")
+    if isinstance(c, Shape) and c.kind == "list" and c.having is None and not c.also:  # one node, no threshold
+        dated = lits.dated
+        if c.limit is not None and dated is not None and c.path.node_kind(c.target)[0] == dated[0]:
+            c = replace(c, ordered=dated[1:])  # "the first 3 movies ...": the earliest 3, whatever form they take
+        shown = tuple((f.var, f.key, f.edge) for f in c.filters if shows(c, f, lits)) if lits.asks_which else ()
+        if shown:  # "which movies have a tagline containing 'freedom'": each title and the tagline that matched
+            return replace(c, shown=shown, form="names")
+    o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
+    if isinstance(c, Shape) and o is not None and not lits.asks_names and lits.match.kind_named(c, o, lits.words):
+        return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year
+    if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
+        named = c.anchor.name is not None and c.target == 1
+        return c if named else replace(c, paired=True)
+    if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2):
+        return c if lits.asks_names else replace(c, form="pairs")  # also for "... and what are those movies?"
+    if lits.asks_names or lits.asks_more:
+        return c
+    if isinstance(c, CandidateQuery):
+        return c if lits.asks_who or lits.asks_which else replace(c, nodes=True)
+    if c.kind == "list" and c.having is None:
+        return c if lits.asks_who or (lits.asks_which and c.hops) else replace(c, form="nodes")
+    if (
+        c.kind == "top"
+        and c.owns_prop(c.target)
+        and not lits.asks_who
+        and not lits.match.named(c.prop or "", lits.words)
+    ):
+        return (
+            c if lits.match.dates_birth(c.prop or "") else replace(c, form="nodes")
+        )  # "the oldest people": names and years
+    return c
+
+
+def shows(c: Shape, f: Filter, lits: QuestionLiterals) -> bool:
+    """Whether a list shows the value its condition ``f`` matched part of (quoted text the question matches on part
+    of a value: ``lits.partial``), a property of the answer itself or of the relationship that reaches it."""
+    if f.op not in ("CONTAINS", "STARTS WITH") or f.listed or f.value not in lits.partial:
+        return False
+    if not f.edge and f.var == c.target and f.key == c.path.node_kind(c.target)[1]:
+        return False  # the display value it matched part of is the answer's own column already
+    return c.target in (f.var, f.var + 1) if f.edge else f.var == c.target

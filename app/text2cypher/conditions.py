@@ -1,0 +1,134 @@
+"""The conditions a question's constants allow on a graph's nodes and relationships: a number on a property whose
+range holds it (with the comparison the question states), a decade or span on a numeric property, a year on a date
+held as text or as Unix time, a divisor, quoted text some value equals, starts with or contains, a property some nodes
+lack that the question names, how many elements a list holds. :func:`filters_for` places them on a shape's nodes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from app.cypher.shapes import EXISTS, MOD, NUMBER_OPS, Filter, Shape, text_match_query
+from app.stores.graph.base import GraphStore
+from app.stores.graph.profile import year_start
+from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
+from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.reading import num
+
+UNIX_EPOCH_YEAR = 1970
+"""The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""
+
+
+Condition = Filter
+"""A condition on no node yet (``var`` 0): ``filters_for`` places it on each node (relationship) it fits."""
+
+
+Conditions = dict[tuple[str, bool], list[Condition]]
+
+
+async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits: QuestionLiterals) -> Conditions:
+    """Per ``(label, False)`` and ``(relationship type, True)``, the conditions the question's constants allow on
+    its nodes (relationships), as filters on no node yet (``filters_for`` places them)."""
+    out: Conditions = {}
+    # quoted text that linked an entity may also be what a text holds ("'Robin Williams' mentioned in the review
+    # summary"); a shape anchored at that entity takes no such condition (_filters_for)
+    texts = lits.texts
+
+    async def textops(p: Property, s: str, edge: bool) -> list[Condition]:
+        listed = p.kind == "list"
+        q = text_match_query(p.label, p.key, edge=edge, is_list=listed)
+        rows = await graph.read(namespace, q, {"s": s})
+        r = rows[0] if rows else {}
+        ops = [("=", r.get("eq")), ("STARTS WITH", r.get("starts")), ("CONTAINS", r.get("contains"))]
+        return [Filter(0, p.key, op, s, listed=listed) for op, n in ops if n]
+
+    years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
+    elements = [((n, False), prof) for n, prof in profiles.labels.items()]
+    elements += [((n, True), prof) for n, prof in profiles.rels.items()]
+    for element, prof in elements:
+        conds: list[Condition] = []
+        for p in prof.numeric():
+            assert p.lo is not None and p.hi is not None
+            conds += [Filter(0, p.key, op, num(v)) for v in lits.numbers if p.lo <= v <= p.hi for op in ops(v, lits)]
+            conds += [
+                Filter(0, p.key, "range", (num(lo), num(hi)))
+                for lo, hi in lits.ranges
+                if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10  # both ends among the property's values
+            ]
+            if p.whole:
+                conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
+        for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
+            if p.kind == "date" or p.epoch is not None:  # Unix time begins in 1970: "1024" is no year of it
+                held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]
+                conds += [year_filter(p, op, y) for y in held for op in ops(y, lits)]
+        found = await asyncio.gather(*(textops(p, s, element[1]) for p in prof.text() for s in texts))
+        conds += [c for group in found for c in group]
+        conds += [
+            Filter(0, p.key, EXISTS, None) for p in prof.properties if p.partial and lits.match.named(p.key, lits.words)
+        ]
+        for p in prof.properties:  # how many elements a list holds ("more than 3 roles")
+            if p.kind == "list" and p.hi is not None:
+                most = max(2 * p.hi, 10)
+                counts = [v for v in lits.numbers if float(v).is_integer() and 0 <= v <= most]
+                conds += [Filter(0, p.key, op, num(v), sized=True) for v in counts for op in ops(v, lits)]
+        out[element] = conds
+    return out
+
+
+def ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:
+    """The comparisons a condition with number ``v`` may take: the one the question states, else any of
+    ``NUMBER_OPS``; none when the number only says how many answers to give ("the top 5")."""
+    if v in lits.ops:
+        return (lits.ops[v],)
+    return () if v in lits.counts and lits.numbers.count(v) == 1 else NUMBER_OPS
+
+
+def year_filter(p: Property, op: str, year: int) -> Filter:
+    """A comparison with a year on a point in time that is no year itself: a date held as ISO text, compared as
+    text (which orders as time does), or Unix time (``Property.epoch``), compared with the time the years begin.
+    In 1996 is ``STARTS WITH "1996"`` (Unix time: from the start of 1996 to the start of 1997), after 1996 ``>=``
+    the start of 1997, before 1996 ``<`` the start of 1996."""
+
+    def start(y: int) -> str | int:
+        return str(y) if p.kind == "date" else year_start(y, p.epoch or 1)
+
+    if op == "=":
+        if p.kind == "date":
+            return Filter(0, p.key, "STARTS WITH", str(year))
+        return Filter(0, p.key, "range", (start(year), start(year + 1)))
+    if op in (">", "<="):
+        return Filter(0, p.key, ">=" if op == ">" else "<", start(year + 1))
+    return Filter(0, p.key, op if op in ("<", ">=") else "<", start(year))
+
+
+def filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
+    """Conditions on the shape's label-anchored nodes, or on the nodes its path reaches (not on a linked entity), and
+    on its relationships."""
+    first = 1 if s.anchor.name is None else 2
+    out = []
+    for var in range(first, len(s.hops) + 2):
+        label = s.path.node_kind(var)[0]
+        out += [replace(c, var=var) for c in conditions.get((label, False), [])]
+    for var, hop in enumerate(s.hops, start=1):
+        out += [replace(c, var=var, edge=True) for c in conditions.get((hop.rel_type, True), [])]
+    # a condition on the property the shape aggregates or orders by says what the aggregate already says; and quoted
+    # text that names the shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there,
+    # no tagline condition with 'speed' as well)
+    name = (s.anchor.name or "").lower()
+    return [
+        f
+        for f in out
+        if f not in s.filters
+        and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))
+        and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
+    ]
+
+
+def redundant(f: Filter, g: Filter) -> bool:
+    """Whether condition ``f`` adds nothing to ``g`` or takes the same constant again: a property that has a value
+    condition is there already."""
+    if f.value is not None and f.value == g.value:
+        return True
+    same = (f.var, f.key, f.edge) == (g.var, g.key, g.edge)
+    return same and EXISTS in (f.op, g.op)

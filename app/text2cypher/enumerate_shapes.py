@@ -1,0 +1,315 @@
+"""The enumerate stage for shapes (``app.cypher.shapes``): what a question may ask of the graph beyond the nodes at
+the end of a path, in two steps that keep the count bounded on any graph. First every *base* shape: label-anchored
+patterns (a label, or one schema triple) and the best entity-anchored paths, each with list / count / aggregates /
+ordering / most-fewest, and the values of linked entities' properties; then the ``filter_beam`` most relevant base
+shapes with each condition the question's constants allow (``conditions.py``), then the ``filter_beam`` best of those
+with a second condition. ``shape_budget`` and ``condition_budget`` bound what the cross-encoder reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import AGGREGATES, Shape
+from app.stores.graph.base import GraphSchema, GraphStore
+from app.text2cypher.conditions import conditions as find_conditions
+from app.text2cypher.conditions import filters_for, redundant
+from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
+from app.text2cypher.question import QuestionLiterals, answer_counts
+
+ANCHORED_CONDITIONED = 3
+"""How many of the most relevant entity-anchored paths have their answers listed with a limit (and, for one-hop
+paths, with a condition)."""
+
+
+Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
+
+
+class ShapeEnumerator:
+    def __init__(
+        self,
+        graph: GraphStore,
+        profiles: PropertyProfiles,
+        *,
+        filter_beam: int = 12,
+        shape_budget: int = 0,
+        condition_budget: int = 0,
+    ) -> None:
+        self.graph = graph
+        self.profiles = profiles
+        self.filter_beam = filter_beam
+        self.shape_budget = shape_budget
+        """Base shapes scored at most (0: all); beyond it the fewest schema words the question names are dropped."""
+        self.condition_budget = condition_budget
+        """Label-anchored shapes with a condition scored at most per stage (0: all), chosen the same way."""
+
+    async def enumerate(
+        self,
+        namespace: str,
+        schema: GraphSchema,
+        lits: QuestionLiterals,
+        paths: Sequence[CandidateQuery],
+        score: Scorer,
+        entities: Sequence[CandidateQuery] = (),
+    ) -> tuple[int, int]:
+        """Hand the question's shapes (base, then with conditions) to ``score``, which scores and keeps them; return
+        how many base shapes there were (the bound's first stage, for the trace) and how many shapes
+        ``shape_budget`` and ``condition_budget`` dropped. ``entities``: see :meth:`base_shapes`."""
+        profiles = await self.profiles.get(namespace, schema)
+        base = self.base_shapes(schema, profiles, paths, lits, entities)
+        enumerated = len(base)
+        if self.shape_budget:
+            base = within_budget(base, lits, self.shape_budget)
+        counts = (enumerated, enumerated - len(base))
+        scores = await score(base)
+        if not base:
+            return counts
+        conditions = await find_conditions(self.graph, namespace, profiles, lits)
+        if not any(conditions.values()):
+            return counts
+        # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
+        keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind not in ("list", "attr")]
+        kept = [scores[i] for i in keep] if scores is not None else None
+        level = _best([base[i] for i in keep], kept, self.filter_beam)
+        # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
+        # name a property its aggregates and orderings fill the beam, and those take no condition on that property
+        level += [x for x in base if x.kind == "list" and not x.also and x.anchor.name is None and x not in level]
+        # one condition on the answers of the most relevant one-hop entity paths ("the movies Laurence Fishburne
+        # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart:
+        # in the beam they crowded out the label-anchored shapes' second condition
+        near = [p for p in paths if len(p.hops) == 1][:ANCHORED_CONDITIONED]
+        anchored = [Shape(p, 2, "list", limit=k) for p in near for k in [None, *lits.limits]]
+        once = [replace(s, filters=(f,)) for s in anchored for f in filters_for(s, conditions)]
+        if once:
+            await score(once)
+        for _ in range(2):
+            nxt = [
+                replace(s, filters=(*s.filters, f))
+                for s in level
+                for f in filters_for(s, conditions)
+                if not any(redundant(f, g) for g in s.filters)
+            ]
+            if not nxt:
+                break
+            if self.condition_budget:
+                budgeted = within_budget(nxt, lits, self.condition_budget)
+                counts = (counts[0], counts[1] + len(nxt) - len(budgeted))
+                nxt = budgeted
+            scores = await score(nxt)
+            level = _best(nxt, scores, self.filter_beam)
+        return counts
+
+    @staticmethod
+    def base_shapes(
+        schema: GraphSchema,
+        profiles: Profiles,
+        paths: Sequence[CandidateQuery],
+        lits: QuestionLiterals,
+        entities: Sequence[CandidateQuery] = (),
+    ) -> list[Shape]:
+        """Every label-anchored shape, the measures of the entity-anchored ``paths``, and the values of the
+        ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
+        of The Matrix") and the relationships joining two of them (one hop closed by the second entity: "the roles
+        of Keanu Reeves in The Matrix")."""
+        ks = answer_counts(lits)
+        # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
+        # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
+        # and acted in movies released before 2000" lost its second condition)
+        timed = lits.time_order is not None
+        labels = profiles.labels
+        patterns: list[tuple[CandidateQuery, list[int], tuple[str, ...]]] = []
+        for prof in labels.values():
+            patterns.append((CandidateQuery(Anchor(None, prof.label, prof.key), ()), [1], ()))
+        pairs: dict[tuple[str, str], list[str]] = {}
+        for triple in schema.triples:
+            a, b = labels.get(triple.source), labels.get(triple.target)
+            if a is None or b is None:
+                continue
+            hop = Hop(triple.rel_type, "out", b.label, b.key)
+            patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2], ()))
+            pairs.setdefault((a.label, b.label), []).append(triple.rel_type)
+        for (src, dst), types in pairs.items():  # two (three) relationships between the same two nodes
+            types = sorted(set(types))
+            named = [t for t in types if lits.match.named(t, lits.words)]
+            for i, first in enumerate(types):
+                hop = Hop(first, "out", dst, labels[dst].key)
+                path = CandidateQuery(Anchor(None, src, labels[src].key), (hop,))
+                patterns += [(path, [1, 2], (second,)) for second in types[i + 1 :]]
+                if first in named:  # three, where the question names each ("acted in, directed and produced")
+                    later = [t for t in named if t > first]
+                    patterns += [(path, [1, 2], (b, c)) for j, b in enumerate(later) for c in later[j + 1 :]]
+        out: list[Shape] = []
+        for path, targets, also in patterns:
+            for t in targets:
+                if also:
+                    out.append(Shape(path, t, "list", also=also))
+                    out += [Shape(path, t, "list", also=also, limit=k) for k in lits.limits]
+                    out.append(Shape(path, t, "count", also=also))
+                    continue
+                out.append(Shape(path, t, "list"))
+                out += [Shape(path, t, "list", limit=k) for k in lits.limits]
+                out += _measures(path, t, profiles, ks, timed)
+                out += _attributes(path, t, profiles, paired=True)
+                if lits.superlative:  # "the 3 most common taglines"
+                    out += _commons(path, t, profiles, ks, lits.order)
+                if lits.superlative and path.hops:  # the targets by what they are linked to: "who directed the
+                    other = 3 - t  # oldest movie"
+                    out += [
+                        Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=other, temporal=timed and p.temporal)
+                        for p in profiles.ordered(path, other)
+                        for d in ("DESC", "ASC")
+                        for k in ks
+                    ]
+                rel = profiles.of(path, 1, edge=True) if path.hops else None  # the first relationship's profile
+                if lits.superlative and lits.asks_length and rel is not None:  # by how many elements a list holds:
+                    out += [  # "the movies with the longest role lists"
+                        Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=1, sized=True)
+                        for p in rel.properties
+                        if p.kind == "list"
+                        for d in ("DESC", "ASC")
+                        for k in ks
+                    ]
+                if path.hops:
+                    other = 3 - t
+                    # more than (at least) k of the other end, listed (another of the question's small numbers
+                    # as the limit) or, when the question asks how many, counted
+                    op = ">=" if lits.at_least else ">"
+                    for k in lits.limits:
+                        out += [
+                            Shape(path, t, "list", other=other, having=(op, k), limit=lim)
+                            for lim in [None, *(x for x in lits.limits if x != k)]
+                        ]
+                        if lits.asks_count:
+                            out.append(Shape(path, t, "count", other=other, having=(op, k)))
+                    out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
+                    out += [
+                        Shape(path, t, "group", prop=p.key, prop_on=1, fn=d, limit=k)
+                        for p in profiles.numeric(path, 1, edge=True)
+                        for d in ("DESC", "ASC")
+                        for k in ks
+                    ]
+                    if lits.asks_variety:  # "the actors with the most diverse roles": how many different values
+                        owners = [(1, None, rel), (None, other, profiles.of(path, other))]
+                        out += [
+                            Shape(path, t, "group", prop=p.key, prop_on=on, prop_var=var, fn=d, limit=k, distinct=True)
+                            for on, var, prof in owners
+                            for p in (prof.properties if prof is not None else [])
+                            for d in ("DESC", "ASC")
+                            for k in ks
+                        ]
+        for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
+            out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
+            out += _attributes(path, len(path.hops) + 1, profiles, paired=True)
+            if lits.superlative:  # "the most common roles in X"
+                out += _commons(path, len(path.hops) + 1, profiles, ks, lits.order)
+        for path in entities:  # what a linked entity is, and how two of them are linked
+            out += _attributes(path, 1, profiles, node=not path.hops)
+            if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
+                out += _schema_counts(schema, profiles, path.anchor)  # people reviewed X": 0)
+        for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
+            out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
+            own = profiles.of(path, 1)
+            if lits.asks_more and len(path.hops) == 1 and own is not None:  # each with a value of the entity's own
+                out += [  # ("who produced X and what year was it released?")
+                    Shape(path, 2, "attr", prop=p.key, prop_var=1, paired=True)
+                    for p in own.properties
+                    if p.key != own.key
+                ]
+        return out
+
+
+def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
+    """How many of node ``x{t}`` there are, aggregates of its numeric properties (and of its last relationship's),
+    the top ``k`` by each. ``timed``: the question has a time superlative, and orderings and aggregates of a year are
+    read as points in time (``Shape.temporal``)."""
+    out = [Shape(path, t, "count")]
+    owners: list[tuple[int | None, list[Property]]] = [(None, profiles.ordered(path, t))]
+    if path.hops and (path.anchor.name is None or t == len(path.hops) + 1):
+        owners.append((len(path.hops), profiles.ordered(path, len(path.hops), edge=True)))
+    for on, ordered in owners:
+        out += [
+            Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
+            for p in ordered
+            for fn in AGGREGATES
+            if not (fn == "sum" and p.temporal)  # a sum of years means nothing
+            and (p.kind == "number" or fn in ("min", "max"))  # of dates as text: the earliest and the latest
+        ]
+        out += [
+            Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on, temporal=timed and p.temporal)
+            for p in ordered
+            for d in ("DESC", "ASC")
+            for k in ks
+        ]
+    return out
+
+
+def _attributes(
+    path: CandidateQuery, t: int, profiles: Profiles, *, node: bool = True, paired: bool = False
+) -> list[Shape]:
+    """The values of node ``x{t}``'s properties (``node``; its display property is what a list returns) and of the
+    properties of the relationship next to it (the one that reaches it, or the first one when ``t`` is 1): "the
+    birth years of ...", "the roles of Keanu Reeves in The Matrix". ``paired``: also each node with its value ("the
+    actors of X and their roles")."""
+    out: list[Shape] = []
+    prof = profiles.of(path, t) if node else None
+    if prof is not None:
+        out += [
+            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list") for p in prof.properties if p.key != prof.key
+        ]
+    if path.hops:
+        on = t - 1 if t >= 2 else 1
+        rel = profiles.of(path, on, edge=True)
+        out += [
+            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list")
+            for p in (rel.properties if rel else [])
+        ]
+    return out + [replace(s, paired=True) for s in out] if paired else out
+
+
+def _schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor) -> list[Shape]:
+    """How many nodes the linked entity is linked to by each relationship type its label takes part in (the
+    schema's, not only the ones this entity has: a count of none is an answer)."""
+    labels = profiles.labels
+    hops: dict[Hop, None] = {}
+    for t in schema.triples:
+        if t.source == anchor.label and t.target in labels:
+            hops[Hop(t.rel_type, "out", t.target, labels[t.target].key)] = None
+        if t.target == anchor.label and t.source in labels:
+            hops[Hop(t.rel_type, "in", t.source, labels[t.source].key)] = None
+    return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in hops]
+
+
+def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:
+    """The most and least frequent values of ``_attributes``' properties, all of them in that order ("the most common
+    roles in X") or the first ``k`` ("the 3 most common taglines", "the most common tagline"); a list property's
+    elements counted one by one. ``order``: the direction the question asks for, when it says one (else both)."""
+    limits: list[int | None] = [None, *ks]
+    directions = [order] if order is not None else ["DESC", "ASC"]
+    return [
+        replace(a, kind="common", fn=d, limit=k)
+        for a in _attributes(path, t, profiles)
+        for d in directions
+        for k in limits
+    ]
+
+
+def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int) -> list[Shape]:
+    """The shapes anchored at a linked entity, and the ``budget`` label-anchored ones whose labels, relationship
+    types and properties the question names most (``Matcher.lexical_overlap``; ties: the smaller shape, then enumeration
+    order), in enumeration order. The cross-encoder reads every base shape otherwise: on a schema of 17 labels some
+    1,200 a question, five seconds on this CPU, most of them about labels the question never names."""
+    free = [i for i, c in enumerate(shapes) if c.anchor.name is None]
+    if len(free) <= budget:
+        return shapes
+    overlap = {i: lits.match.lexical_overlap(shapes[i], lits.words) for i in free}
+    dropped = set(sorted(free, key=lambda i: (-overlap[i], shapes[i].size, i))[budget:])
+    return [c for i, c in enumerate(shapes) if i not in dropped]
+
+
+def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape]:
+    if scores is None:
+        return shapes[:k]
+    order = sorted(range(len(shapes)), key=lambda i: -scores[i])
+    return [shapes[i] for i in order[:k]]

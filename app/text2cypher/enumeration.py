@@ -1,0 +1,334 @@
+"""The enumerate stage: the candidate queries of one question, each read as text and scored by the cross-encoder.
+
+1. Paths from the linked entities, breadth-first: each extended by the relationship types and directions that
+   actually leave the nodes it reaches (labels name the hops only where the graph has them), so every candidate
+   matches something when it is built. On dense graphs only the ``expand_beam`` most relevant paths of one length
+   are extended further, and ``max_candidates`` bounds the total.
+2. The paths joining two linked entities, and the relationships between them.
+3. The shapes (``enumerate_shapes.py``): counts, aggregates, conditions, orderings, most/fewest, label-anchored.
+4. A preview of the answers of paths whose answers have no label, read again with a few of them.
+5. The features of every candidate (``features.py``).
+
+Without a question (self-supervised tuning) nothing is scored and the paths extended further are drawn at random.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.cypher.candidates import (
+    Anchor,
+    CandidateQuery,
+    Display,
+    hops_from_rows,
+    joins_from_rows,
+    links_from_rows,
+    specific_labels,
+)
+from app.cypher.queries import ENTITY_LABEL
+from app.cypher.shapes import Shape
+from app.errors import AppError, DependencyError, QueryRejectedError
+from app.stores.graph.base import GraphSchema, GraphStore
+from app.stores.graph.profile import SchemaProfiler
+from app.text2cypher import features, lexicon
+from app.text2cypher.config import Text2CypherConfig
+from app.text2cypher.enumerate_shapes import ShapeEnumerator
+from app.text2cypher.lexicon import Lexicon
+from app.text2cypher.profiles import PropertyProfiles
+from app.text2cypher.question import QuestionLiterals, first_k, question_literals
+from app.text2cypher.reading import example_text, reading, with_examples
+
+PREVIEW_ROWS = 10
+"""Rows read per previewed candidate (rows are paths: one answer may fill several)."""
+
+
+class Progress(Protocol):
+    """Where a stage reports (the mode's run context): timings per stage and warnings."""
+
+    def stage(self, name: str) -> Any: ...
+
+    def warn(self, message: str) -> None: ...
+
+
+Rerank = Callable[[str, list[str], Any], Awaitable[list[float] | None]]
+"""The cross-encoder's scores of the question against texts (None without a reranker)."""
+
+
+@dataclass
+class Enumeration:
+    """The candidates of one question, in enumeration order, with their readings, relevance and features."""
+
+    links: list[Any]
+    """The question's entity links (``app.retrievers.linking.EntityLink``)."""
+    candidates: list[CandidateQuery | Shape] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)
+    """Each candidate's reading (what the cross-encoder scores)."""
+    relevance: list[float] | None = None
+    """The cross-encoder's scores, or None without a reranker."""
+    truncated: bool = False
+    unextended: int = 0
+    base_shapes: int = 0
+    """Shapes before conditions were added (``filter_beam``)."""
+    pruned: int = 0
+    """Shapes ``shape_budget`` and ``condition_budget`` dropped unscored."""
+    lits: QuestionLiterals | None = None
+    """What the question states (None without a question)."""
+    features: list[dict[str, float]] = field(default_factory=list)
+    """Each candidate's features (``features.py``; ``relevance`` is in ``relevance``)."""
+
+
+def anchor_labels(labels: Sequence[str]) -> list[str]:
+    """The labels a linked node is matched under in candidate queries: its specific ones, else what it has."""
+    return specific_labels(labels) or list(labels) or [ENTITY_LABEL]
+
+
+def answer_of(row: dict[str, Any]) -> Any:
+    """A result row's answer: its ``name`` column, else its first (a count, an aggregate, a property value)."""
+    return row["name"] if "name" in row else next(iter(row.values()), None)
+
+
+def example_values(rows: list[dict[str, Any]], k: int) -> list[str]:
+    """Up to ``k`` distinct answers of a query's rows (``answer_of``), as text."""
+    out: list[str] = []
+    for row in rows:
+        value = answer_of(row)
+        text = example_text(value) if value is not None else ""
+        if text and text not in out:
+            out.append(text)
+            if len(out) == k:
+                break
+    return out
+
+
+class Enumerator:
+    def __init__(
+        self,
+        graph: GraphStore,
+        profiler: SchemaProfiler,
+        config: Callable[[], Text2CypherConfig],
+        schema: Callable[[str], Awaitable[GraphSchema]],
+        rerank: Rerank,
+    ) -> None:
+        self.graph = graph
+        self.profiler = profiler
+        self._config = config
+        """The mode's settings, read on every question (they may change between questions)."""
+        self.schema = schema
+        self.rerank = rerank
+        self.profiles = PropertyProfiles(graph, profiler)
+
+    @property
+    def config(self) -> Text2CypherConfig:
+        return self._config()
+
+    @property
+    def lex(self) -> Lexicon:
+        """The language questions are read in (``config.lexicon``)."""
+        return lexicon.load(self.config.lexicon)
+
+    async def enumerate_from(
+        self,
+        namespace: str,
+        anchors: list[Anchor],
+        question: str | None,
+        ctx: Progress,
+        rng: random.Random | None = None,
+    ) -> Enumeration:
+        """The candidates around ``anchors``. Without a question (self-supervised tuning) nothing is scored, and the
+        ``expand_beam`` paths of one length that are extended further are drawn with ``rng`` (else the first)."""
+        cfg = self.config
+        out = Enumeration([])
+        if not anchors and (question is None or not cfg.shapes):
+            return out
+        relevance: list[float] | None = [] if question is not None else None
+
+        async def add(cands: list[Any]) -> list[float] | None:
+            """Read the candidates, score them with the cross-encoder, keep them."""
+            nonlocal relevance
+            texts = [reading(c, self.lex) for c in cands]
+            scores = await self.rerank(question, texts, ctx) if cands and question is not None else []
+            out.candidates += cands
+            out.readings += texts
+            relevance = None if scores is None or relevance is None else relevance + scores
+            return scores if question is not None else None
+
+        level = [CandidateQuery(a, ()) for a in anchors]
+        for _ in range(cfg.max_hops if level else 0):
+            failed: list[CandidateQuery] = []
+            with ctx.stage("candidate_enumeration"):
+                nxt = await self._extend(namespace, level, failed)
+            if failed:
+                out.unextended += len(failed)
+                ctx.warn(f"text2cypher: {len(failed)} path(s) not extended: the graph read took too long")
+            room = cfg.max_candidates - len(out.candidates)
+            if len(nxt) > room:
+                nxt, out.truncated = nxt[: max(0, room)], True
+            scores = await add(nxt)
+            if scores is not None:
+                level = [nxt[i] for i in sorted(range(len(nxt)), key=lambda i: -scores[i])]
+            else:
+                level = rng.sample(nxt, len(nxt)) if rng is not None else nxt
+            if len(level) > cfg.expand_beam:
+                out.unextended += len(level) - cfg.expand_beam
+                level = level[: cfg.expand_beam]
+            if out.truncated or not level:
+                break
+        if len(anchors) > 1 and not out.truncated:
+            with ctx.stage("candidate_enumeration"):
+                joins = await self._connecting(namespace, anchors)
+            await add(joins[: max(0, cfg.max_candidates - len(out.candidates))])
+        lits = question_literals(question, self.lex) if question is not None else None
+        if cfg.shapes and lits is not None and not out.truncated:
+            with ctx.stage("candidate_enumeration"):
+                schema = await self.schema(namespace)
+                profiles = await self.profiles.get(namespace, schema)
+            first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
+            order = list(range(len(out.candidates)))
+            if relevance is not None:
+                rel = relevance
+                order.sort(key=lambda i: -rel[i])
+            ranked = [out.candidates[i] for i in order]
+            best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
+            entities = [CandidateQuery(a, ()) for a in anchors]
+            if profiles.rels:  # what the relationship between two linked entities says: only where it says something
+                with ctx.stage("candidate_enumeration"):
+                    entities += await self._adjacent(namespace, anchors)
+            shapes = ShapeEnumerator(
+                self.graph,
+                self.profiles,
+                filter_beam=cfg.filter_beam,
+                shape_budget=cfg.shape_budget,
+                condition_budget=cfg.condition_budget,
+            )
+            out.base_shapes, out.pruned = await shapes.enumerate(
+                namespace, schema, lits, best[: cfg.shape_paths], add, entities
+            )
+        # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
+        # label-anchored shapes of a question the graph knows nothing about
+        unanchored = [i for i, c in enumerate(out.candidates) if isinstance(c, Shape) and c.anchor.name is None]
+        off_graph = (
+            relevance is not None and max((relevance[i] for i in unanchored), default=0.0) < cfg.label_min_relevance
+        )
+        first: dict[str, int] = {}
+        for i, c in enumerate(out.candidates):
+            if off_graph and isinstance(c, Shape) and c.anchor.name is None:
+                continue
+            first.setdefault(c.text, i)
+        keep = sorted(first.values())
+        out.candidates = [out.candidates[i] for i in keep]
+        out.readings = [out.readings[i] for i in keep]
+        out.relevance = [relevance[i] for i in keep] if relevance is not None else None
+        if question is not None and out.relevance is not None and cfg.answer_examples and out.candidates:
+            await self._preview(namespace, question, out, ctx)
+        out.lits = lits
+        if lits is not None:
+            assert question is not None
+            with ctx.stage("features"):
+                out.features = features.compute(out.candidates, question, lits)
+        return out
+
+    async def _preview(self, namespace: str, question: str, out: Enumeration, ctx: Progress) -> None:
+        """Run the ``preview_candidates`` most relevant paths whose answers have no label (their reading cannot say
+        what they return) for a few rows, and score their readings again with ``answer_examples`` of their answers.
+        A candidate whose query fails or returns nothing keeps its reading and score, and so do the others: where the
+        graph has labels the reading names the kind, and examples would only crowd out its words (on the movies
+        validation questions they did: the right query first by relevance 12 -> 10 of 32)."""
+        cfg = self.config
+        rel = out.relevance
+        assert rel is not None
+        kindless = [i for i, c in enumerate(out.candidates) if isinstance(c, CandidateQuery) and not c.return_hop.label]
+        top = sorted(kindless, key=lambda i: -rel[i])[: cfg.preview_candidates]
+
+        async def examples(i: int) -> list[str]:
+            try:
+                rows = await self.graph.read(
+                    namespace, out.candidates[i].execution_query(), {"limit": PREVIEW_ROWS}, max_rows=PREVIEW_ROWS
+                )
+            except AppError:
+                return []
+            return example_values(rows, cfg.answer_examples)
+
+        with ctx.stage("cypher_execution"):  # the previewed candidates run
+            found = await asyncio.gather(*(examples(i) for i in top))
+        shown = [(i, with_examples(out.readings[i], ex)) for i, ex in zip(top, found, strict=True) if ex]
+        scores = await self.rerank(question, [t for _, t in shown], ctx)
+        if not scores:
+            return
+        for (i, text), score in zip(shown, scores, strict=True):
+            out.readings[i], rel[i] = text, score
+
+    async def display(self, namespace: str) -> Display:
+        """Which property names a node of each label (the namespace's schema profile)."""
+        profile = await self.profiler.get(namespace)
+        return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
+
+    async def _extend(
+        self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery]
+    ) -> list[CandidateQuery]:
+        """Every path of ``level`` extended by each relationship type and direction leaving its end nodes; a path
+        whose extension read fails (past the query deadline, over the memory cap) goes to ``unextended``."""
+        sem = asyncio.Semaphore(8)
+        display = await self.display(namespace)
+
+        async def grow(c: CandidateQuery) -> list[CandidateQuery]:
+            async with sem:
+                try:
+                    rows = await self.graph.read(
+                        namespace,
+                        c.extension_query(display),
+                        {"nodes": self.config.extension_nodes},
+                        max_rows=100_000,
+                        timeout_s=self.config.extension_timeout_s,
+                    )
+                except (DependencyError, QueryRejectedError):  # too slow or too big: the path stays as it is
+                    unextended.append(c)
+                    return []
+            out = []
+            for h in hops_from_rows(rows, display):
+                if len(c.hops) >= 2 and c.hops[-1].rel_type == c.hops[-2].rel_type == h.rel_type:
+                    continue  # turning back twice on one relationship type re-finds a shorter path's answers
+                out.append(CandidateQuery(c.anchor, (*c.hops, h)))
+            return out
+
+        return [c for group in await asyncio.gather(*(grow(c) for c in level)) for c in group]
+
+    async def _connecting(self, namespace: str, anchors: list[Anchor]) -> list[CandidateQuery]:
+        """Paths (a)-h1-(x)-h2-(b) between two linked entities, returning x (intersections: "which player plays
+        for X and was born in Y")."""
+        pairs = [(a, b) for a in anchors for b in anchors if a.name != b.name]
+        display = await self.display(namespace)
+        return await self._between(
+            namespace,
+            pairs,
+            lambda a, b: a.connecting_query(b, display),
+            lambda a, b, rows: joins_from_rows(a, b, rows, display),
+            1000,
+        )
+
+    async def _adjacent(self, namespace: str, anchors: list[Anchor]) -> list[CandidateQuery]:
+        """The relationships joining two linked entities directly, as one-hop patterns closed by the second (their
+        properties answer "the roles of Keanu Reeves in The Matrix")."""
+        pairs = [(a, b) for i, a in enumerate(anchors) for b in anchors[i + 1 :] if a.name != b.name]
+        return await self._between(namespace, pairs, Anchor.adjacent_query, links_from_rows, 100)
+
+    async def _between(
+        self,
+        namespace: str,
+        pairs: list[tuple[Anchor, Anchor]],
+        query: Callable[[Anchor, Anchor], str],
+        parse: Callable[[Anchor, Anchor, list[dict[str, Any]]], list[CandidateQuery]],
+        limit: int,
+    ) -> list[CandidateQuery]:
+        """One read per pair of linked entities (``query``, at most ``limit`` rows), its rows made candidates
+        (``parse``), together without repeats."""
+
+        async def one(a: Anchor, b: Anchor) -> list[CandidateQuery]:
+            rows = await self.graph.read(namespace, query(a, b), {"limit": limit}, max_rows=limit)
+            return parse(a, b, rows)
+
+        groups = await asyncio.gather(*(one(a, b) for a, b in pairs))
+        return list(dict.fromkeys(c for g in groups for c in g))

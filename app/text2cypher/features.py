@@ -1,0 +1,286 @@
+"""The features stage: each ranking signal a registered feature with a name, one function and a number per
+candidate. The ranker (``rank.py``) weighs them with weights from a file; no feature knows its own weight.
+
+A feature reads a :class:`Facts`: the candidate, the question and what it states (``question.py``), and the counts
+several features share (which schema words the question names). ``relevance`` (the cross-encoder's score of the
+candidate's reading) and ``llm`` (the LLM's log-softmax over the candidates it scored) are filled by the stages that
+compute them; the rest are here. A new behaviour is one new feature, its test, and a re-learned ranker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from app.cypher.candidates import CandidateQuery
+from app.cypher.shapes import EXISTS, MOD, Shape
+from app.text2cypher.question import BOUNDS, QuestionLiterals
+from app.text2cypher.reading import shape_time_order
+from app.text2cypher.words import schema_terms, term_words
+
+Candidate = CandidateQuery | Shape
+
+RELEVANCE = "relevance"
+"""The cross-encoder's score of the question against the candidate's reading (``enumerate.py``)."""
+LLM = "llm"
+"""The LLM's log-softmax over the candidates it scored, floored (``rank.py``); 0 for those it did not score."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What every feature of one candidate reads."""
+
+    candidate: Candidate
+    question: str
+    lits: QuestionLiterals
+    named: int
+    """Uses of a relationship type or property key the question names (``Matcher.mentions``)."""
+    unnamed: int
+    """Uses it does not name."""
+
+    @classmethod
+    def of(cls, c: Candidate, question: str, lits: QuestionLiterals) -> Facts:
+        named, unnamed = lits.match.mentions(question, schema_terms(c))
+        return cls(c, question, lits, named, unnamed)
+
+
+Feature = Callable[[Facts], float]
+FEATURES: dict[str, Feature] = {}
+"""Every registered feature by name, in registration order (the order of a ranker file's weights)."""
+
+
+def feature(name: str) -> Callable[[Feature], Feature]:
+    """Register ``fn`` as the feature ``name``."""
+
+    def register(fn: Feature) -> Feature:
+        if name in FEATURES or name in (RELEVANCE, LLM):
+            raise ValueError(f"feature {name!r} is registered twice")
+        FEATURES[name] = fn
+        return fn
+
+    return register
+
+
+def compute(cands: Sequence[Candidate], question: str, lits: QuestionLiterals) -> list[dict[str, float]]:
+    """Every registered feature of each candidate (``relevance`` and ``llm`` are added by their stages)."""
+    out = []
+    for c in cands:
+        facts = Facts.of(c, question, lits)
+        out.append({name: float(fn(facts)) for name, fn in FEATURES.items()})
+    return out
+
+
+@feature("constants")
+def constants_used(f: Facts) -> int:
+    """How many of the question's stated constants (numbers, quoted text) a candidate uses, in a condition, as its
+    limit, or as a linked entity's name: a query that ignores what the question states is rarely its query."""
+    c, lits = f.candidate, f.lits
+    path = c if isinstance(c, CandidateQuery) else c.path
+    quoted = sum(1 for a in (path.anchor, path.end) if a is not None and a.name is not None and a.name in lits.texts)
+    if isinstance(c, CandidateQuery):
+        return quoted
+    values: set[object] = set()
+    for flt in c.filters:
+        if flt.op == "range":  # a decade is one constant, "from 1990 to 2000" two
+            lo, hi = flt.value
+            values.add(lo)
+            values.update([hi - 1] if hi - 1 in lits.numbers else [])
+        elif flt.op not in (EXISTS, MOD):
+            values.add(flt.value)
+    used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
+    used += sum(1 for flt in c.filters if flt.op == MOD and flt.value in lits.divisors)
+    # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well, and each
+    # further use of it costs one; nor is a number the question compares with ("above 90") a limit
+    once = {v for v in values if isinstance(v, int | float) and lits.numbers.count(v) <= 1}
+    having = c.having is not None and c.having[1] in lits.limits and c.having[1] not in once
+    # nor is a number the question states as a threshold ("who produced at least three movies") a limit, unless it
+    # also counts answers ("the top 3 ... at least 3")
+    compares = c.limit is not None and lits.ops.get(c.limit) in BOUNDS
+    threshold = compares and c.limit not in lits.counts
+    limit = c.limit is not None and c.limit in lits.limits and c.limit not in once and not threshold
+    compared = compares and c.limit in once
+    again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
+    return used + quoted + limit + having - again - compared
+
+
+@feature("schema_named")
+def schema_named(f: Facts) -> int:
+    """Uses of a relationship type or property key that a question word names ("directors" and ``DIRECTED``; a type
+    used on two hops needs two such words)."""
+    return f.named
+
+
+@feature("schema_unnamed")
+def schema_unnamed(f: Facts) -> int:
+    """Uses of a relationship type or property key that no question word names."""
+    return f.unnamed
+
+
+@feature("count_form")
+def count_form(f: Facts) -> int:
+    """+1 for a count when the question asks how many, -1 for one when it does not, and -1 for any other candidate
+    when it does: the cross-encoder reads "how many movies were released after 2000" and the list of those movies as
+    nearly the same."""
+    if isinstance(f.candidate, Shape) and f.candidate.kind == "count":
+        return 1 if f.lits.asks_count else -1
+    return -1 if f.lits.asks_count else 0
+
+
+@feature("counted")
+def counted(f: Facts) -> int:
+    """1 for a ranking by how many of a kind each answer is linked to, where that kind is what the question's
+    superlative names ("the most actors": a label, or the doer of a relationship), or where the answers are the doers
+    "the top k" names and nothing says by what ("the top 3 producers of ..." by how many they produced)."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or c.kind != "group" or c.prop or c.other is None:
+        return 0
+    if lits.most_noun is not None:
+        return int(lits.match.kind_named(c, c.other, [lits.most_noun]))
+    if lits.top_doer is not None:
+        return int(lits.match.kind_named(c, c.target, [lits.top_doer], label=False))
+    return 0
+
+
+def turned_back(c: Candidate) -> list[str]:
+    """The relationship types a path returns along, once per return (``X -r-> v <-r- ?``: the others sharing X's v;
+    ``X <-r- v -r-> ?``: X's co-r's)."""
+    if not isinstance(c, CandidateQuery):
+        return []
+    pairs = zip(c.hops, c.hops[1:], strict=False)
+    return [a.rel_type for a, b in pairs if a.rel_type == b.rel_type and a.direction != b.direction]
+
+
+@feature("shares")
+def shares(f: Facts) -> int:
+    """1 where the question asks what shares something with its entity ("the director of X also directed which
+    films", "films with the same screenwriter as X", "who co-wrote films with X") and the candidate is a path that
+    turns back, or a shape that takes two (three) relationships to the same node, each named by the question ("who
+    directed and acted in the same movie")."""
+    c, lits = f.candidate, f.lits
+    if not lits.asks_sharing:
+        return 0
+    if isinstance(c, Shape) and c.also:
+        return int(all(lits.match.named(t, lits.words) for t in (c.hops[0].rel_type, *c.also)))
+    return int(bool(turned_back(c)))
+
+
+@feature("shared_named_once")
+def shared_named_once(f: Facts) -> int:
+    """Where ``shares`` holds for a path: the unnamed second uses of the relationship it turns back on (the question
+    names it once). Only that relationship's: forgiving any unnamed use let "the screenwriter of X also wrote which
+    movies" go on to the movies' directors."""
+    turned = turned_back(f.candidate)
+    if not turned or not f.lits.asks_sharing:
+        return 0
+    _, unnamed = f.lits.match.mentions(f.question, [t for t in turned for _ in range(2)])
+    return min(f.unnamed, unnamed, len(turned))
+
+
+@feature("attribute_stop")
+def attribute_stop(f: Facts) -> int:
+    """1 for an entity-anchored path that stops at the set a "what N are the M <phrase>" question describes instead of
+    going on to its attribute N ("what types are the movies starred by X": the path ending with the ``STARRED`` hop
+    returns the movies): its last relationship is named by the phrase, and neither it nor the label it reaches by
+    the asked noun."""
+    c, lits = f.candidate, f.lits
+    if lits.asked is None or not isinstance(c, CandidateQuery) or not c.hops or c.end is not None:
+        return 0
+    last = c.hops[-1]
+    if lits.match.named(last.rel_type, [lits.asked]) or (last.label and lits.match.named(last.label, [lits.asked])):
+        return 0
+    return int(lits.match.named(last.rel_type, lits.described))
+
+
+@feature("answer_kind")
+def answer_kind(f: Facts) -> int:
+    """For a shape: +1 when the first of the question's head words that names a node of its pattern names the node
+    it is about (that it lists, counts, aggregates or orders) and no other, -1 when it names another node and not it
+    ("list the first 3 movies where someone acted in and directed": the movies; "find the top 3 actors by number of
+    movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
+    property or a node of their pattern names the property ("what are the roles of actors in X": the roles). A
+    "who" question's verb says which end of the relationship it names is asked for ("who reviewed ...")."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or not lits.heads:
+        return 0
+    m = lits.match
+    nodes = range(1, len(c.hops) + 2)
+    if c.kind in ("attr", "common"):
+        for head in lits.heads:
+            if c.prop and m.named(c.prop, [head]):
+                return 1
+            if any(m.kind_named(c, v, [head]) for v in nodes):
+                return 0
+        return 0
+    if lits.doer is not None:
+        verb, passive = lits.doer
+        ends = [
+            (i if (hop.direction == "out") != passive else i + 1)
+            for i, hop in enumerate(c.hops, start=1)
+            if term_words(hop.rel_type)[:1] and m.names(term_words(hop.rel_type)[0], verb)
+        ]
+        if ends:
+            return 1 if c.target in ends else -1
+    for head in lits.heads:  # the first head word that names a node of the pattern says which
+        target = m.kind_named(c, c.target, [head])
+        other = any(m.kind_named(c, v, [head]) for v in nodes if v != c.target)
+        if target or other:
+            return 1 if target and not other else -1 if other and not target else 0
+    return 0
+
+
+@feature("time_order")
+def time_order(f: Facts) -> int:
+    """1 for a shape that orders by a year in the direction the question's time superlative asks ("the youngest" is
+    the latest birth year first), by the year of the node the superlative qualifies ("the oldest actors" by their own
+    birth year, "the director of the oldest movie" by the movie's). Not the year's ``max`` / ``min``: "which is the
+    oldest book" asks for the book, not its year."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
+        return 0
+    if c.prop_on is None:  # "the oldest movie": the movie's year, not its director's
+        noun = [lits.time_noun] if lits.time_noun else []
+        named = [v for v in range(1, len(c.hops) + 2) if lits.match.kind_named(c, v, noun)] or [c.target]
+        if (c.prop_var or c.target) not in named:
+            return 0
+    return int(shape_time_order(c) == lits.time_order)
+
+
+def shape_direction(s: Shape) -> str | None:
+    """The direction a shape orders or picks in: "DESC" for the greatest first (or ``max``), "ASC" for the least
+    (``min``); None for lists, counts and the other aggregates."""
+    if s.kind in ("top", "group", "common"):
+        return "ASC" if s.fn == "ASC" else "DESC"
+    return {"max": "DESC", "min": "ASC"}.get(s.fn or "") if s.kind == "agg" else None
+
+
+def _ordering(f: Facts) -> str | None:
+    """The direction of a shape that orders (or takes a greatest or least), where an ordering by a year in a question
+    with a time superlative is ``time_order``'s; None otherwise."""
+    c = f.candidate
+    if not isinstance(c, Shape) or c.kind == "list":
+        return None
+    d = shape_direction(c)
+    return None if d is None or (c.temporal and f.lits.time_order is not None) else d
+
+
+@feature("unasked_order")
+def unasked_order(f: Facts) -> int:
+    """1 for a shape that orders, or takes a greatest or least, where nothing in the question asks for an order: it
+    adds an operation and a limit the question does not state."""
+    return int(_ordering(f) is not None and not f.lits.orders)
+
+
+@feature("opposite_order")
+def opposite_order(f: Facts) -> int:
+    """1 for a shape that orders in the direction opposite to the one the question asks ("the top 5 actors by number
+    of movies": the most first)."""
+    d, lits = _ordering(f), f.lits
+    return int(d is not None and lits.orders and lits.order is not None and d != lits.order)
+
+
+@feature("unordered_superlative")
+def unordered_superlative(f: Facts) -> int:
+    """1 for a list in no order, or its first k, where a superlative asks for the greatest or least ("who directed
+    the most movies after 2000": not a list of the directors)."""
+    c = f.candidate
+    return int(isinstance(c, Shape) and c.kind == "list" and c.having is None and f.lits.superlative)

@@ -1,0 +1,133 @@
+"""A language as text2cypher reads it: the words and phrases of one lexicon file (``lexicons/<name>.toml``).
+
+The question stage (``question.py``) finds what a question states with these patterns, the reading stage
+(``reading.py``) writes a candidate's reading with these phrases, and the features read agent nouns and birth words
+from it. The mode's config names the lexicon (``modes.text2cypher.lexicon``: a bundled name such as ``en``, or a path
+to a file of the same keys).
+
+What this module must not do: hold a word of any language itself. Words live in the lexicon files.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.errors import InvalidInputError
+
+BUNDLED = Path(__file__).parent / "lexicons"
+
+_CI = re.IGNORECASE
+
+
+@dataclass(frozen=True, eq=False)  # one per file (``load`` caches): compared and hashed by identity
+class Lexicon:
+    name: str
+    number_words: dict[str, int]
+    """Small counts written as words ("three")."""
+    frame: frozenset[str]
+    """Words that open a question or say how many before the noun it asks for."""
+    range_joins: frozenset[str]
+    """What joins the two ends of a span of numbers."""
+    count_words: tuple[str, ...]
+    """Superlatives that count ("the most movies")."""
+    measure: frozenset[str]
+    """Words between a superlative and what it counts ("the highest number of ...")."""
+    birth: tuple[str, ...]
+    """Words of a year that dates a birth."""
+    agent_endings: tuple[str, ...]
+    """How a noun for the doer of a verb ends."""
+    agent_suffixes: tuple[str, ...]
+    """What turns a verb into the noun for its doer (``agent_endings`` and the lexicon's extra suffixes)."""
+    time_words: dict[str, tuple[str, ...]]
+    """Superlatives that order by a point in time, per direction (``DESC``: the latest first)."""
+    order_words: dict[str, tuple[str, ...]]
+    """Superlatives that order by a measure, per direction (``DESC``: the greatest first)."""
+    comparisons: dict[str, str]
+    """Per operator, the phrases (a regex alternation) that state it before a number."""
+    max_limit: int
+    """A stated number at most this may say how many answers to give."""
+    patterns: dict[str, re.Pattern[str]]
+    """The question patterns of the file's ``[patterns]`` table, compiled."""
+    op_words: dict[str, str]
+    having_words: dict[str, str]
+    aggregate_words: dict[str, str]
+    """The reading's phrases for a condition's operator, a threshold and an aggregate."""
+
+    # derived patterns (``load``)
+    compared: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    compared_after: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    conditioned: re.Pattern[str] = re.compile("")
+    first: re.Pattern[str] = re.compile("")
+    number_word: re.Pattern[str] = re.compile("")
+    time: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    order: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    degree: frozenset[str] = frozenset()
+    """Every word of a superlative: none is a head word ("the top 5 most reviewed movies" asks for movies)."""
+
+    def pattern(self, name: str) -> re.Pattern[str]:
+        return self.patterns[name]
+
+
+def _alternation(phrases: tuple[str, ...]) -> str:
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
+
+
+def parse(name: str, data: dict[str, Any]) -> Lexicon:
+    """The lexicon of a lexicon file's contents (``InvalidInputError`` naming what is missing)."""
+    try:
+        w, pat, reading = data["words"], data["patterns"], data["reading"]
+        numbers = {str(k): int(v) for k, v in w["numbers"].items()}
+        comparisons = {str(k): str(v) for k, v in data["comparisons"].items()}
+        time_words = {d: tuple(ws) for d, ws in data["time"].items()}
+        order_words = {d: tuple(ws) for d, ws in data["order"].items()}
+        patterns = {str(k): re.compile(str(v), _CI) for k, v in pat.items()}
+        tail = str(pat["compared_tail"])
+        endings = tuple(w["agent_endings"])
+        return Lexicon(
+            name=name,
+            number_words=numbers,
+            frame=frozenset(w["frame"]),
+            range_joins=frozenset(w["range_joins"]),
+            count_words=tuple(w["count"]),
+            measure=frozenset(w["measure"]),
+            birth=tuple(w["birth"]),
+            agent_endings=endings,
+            agent_suffixes=(*w["agent_suffixes"], *endings),
+            time_words=time_words,
+            order_words=order_words,
+            comparisons=comparisons,
+            max_limit=int(data["max_limit"]),
+            patterns=patterns,
+            op_words=dict(reading["ops"]),
+            having_words=dict(reading["having"]),
+            aggregate_words=dict(reading["aggregates"]),
+            compared=tuple(
+                (op, re.compile(r"(?:^|\W)(?:" + phrases + r")" + tail + "$", _CI))
+                for op, phrases in comparisons.items()
+            ),
+            compared_after=((">=", patterns["or_more"]), ("<=", patterns["or_less"])),
+            conditioned=re.compile(r"\b([a-z]+)\s+(?:" + "|".join(comparisons.values()) + r")" + tail + r"\d", _CI),
+            first=re.compile(str(pat["first"]) + r"(?:\d+|" + "|".join(numbers) + r")\b", _CI),
+            number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
+            time=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in time_words.items()),
+            order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
+            degree=frozenset(x for ws in (*order_words.values(), *time_words.values()) for p in ws for x in p.split()),
+        )
+    except (KeyError, TypeError, ValueError, re.error) as exc:
+        raise InvalidInputError(f"text2cypher lexicon {name!r} is incomplete or malformed: {exc!r}") from exc
+
+
+@functools.lru_cache(maxsize=8)
+def load(name: str = "en") -> Lexicon:
+    """A bundled lexicon by name (``en``), or a lexicon file by path."""
+    path = Path(name) if name.endswith(".toml") else BUNDLED / f"{name}.toml"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in BUNDLED.glob("*.toml")))
+        raise InvalidInputError(f"no text2cypher lexicon {name!r} (bundled: {known}; or a path to a .toml file)")
+    with path.open("rb") as f:
+        return parse(name, tomllib.load(f))

@@ -1,0 +1,161 @@
+"""What each label and relationship type of a namespace holds, as text2cypher's shapes need it: per specific label
+(with a display property, from the namespace's schema profile) and per relationship type, each property's kind
+(number, text, date as text, list of text), value range and a few values, read off a sample of the data once per
+namespace (kept until the namespace changes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from app.concurrency import BuiltOnce
+from app.cypher.candidates import CandidateQuery, specific_labels
+from app.cypher.shapes import property_keys_query, property_profile_query
+from app.stores.graph.base import GraphSchema, GraphStore
+from app.stores.graph.profile import SchemaProfiler, epoch_scale, value_kind
+
+YEAR_RANGE = (1000, 2100)
+"""A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
+
+
+@dataclass(frozen=True)
+class Property:
+    label: str
+    key: str
+    kind: str
+    """``number``, ``text``, ``date`` (text that reads as an ISO date: "1996-07-04"), or ``list`` (a list of
+    text)."""
+    lo: float | None = None
+    hi: float | None = None
+    """A number's least and greatest value; a list's fewest and most elements (in the sample read)."""
+    values: tuple[object, ...] = ()
+    """A few of its values (self-supervised tuning states them in questions)."""
+    partial: bool = False
+    """Some nodes (relationships) lack it: "movies with a tagline" is a condition."""
+
+    @property
+    def whole(self) -> bool:
+        """Whether its values (those read) are all whole numbers."""
+        return self.kind == "number" and all(
+            isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in self.values
+        )
+
+    @property
+    def epoch(self) -> int | None:
+        """1 when its values are Unix seconds, 1000 when Unix milliseconds (``profile.epoch_scale``), else None."""
+        return epoch_scale(self.lo, self.hi, self.whole) if self.kind == "number" else None
+
+    @property
+    def temporal(self) -> bool:
+        """A point in time: a date as text, Unix time, or a year (every value a whole number in ``YEAR_RANGE``: a
+        birth year, a release year)."""
+        if self.kind == "date" or self.epoch is not None:
+            return True
+        return (
+            self.kind == "number"
+            and self.lo is not None
+            and self.hi is not None
+            and YEAR_RANGE[0] <= self.lo <= self.hi <= YEAR_RANGE[1]
+            and self.whole
+        )
+
+
+@dataclass
+class LabelProfile:
+    label: str
+    """A node label, or a relationship type (``Profiles.rels``)."""
+    key: str
+    """Display property (``name`` or ``title``; empty for a relationship type)."""
+    properties: list[Property]
+
+    def numeric(self) -> list[Property]:
+        return [p for p in self.properties if p.kind == "number"]
+
+    def ordered(self) -> list[Property]:
+        """What an ordering can rank by: numbers, and dates as text (ISO text sorts as time does)."""
+        return [p for p in self.properties if p.kind in ("number", "date")]
+
+    def text(self) -> list[Property]:
+        return [p for p in self.properties if p.kind in ("text", "list", "date")]
+
+
+@dataclass
+class Profiles:
+    labels: dict[str, LabelProfile] = field(default_factory=dict)
+    """Per specific label that has a display property."""
+    rels: dict[str, LabelProfile] = field(default_factory=dict)
+    """Per relationship type that has properties (a review's rating, an actor's roles)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.labels)
+
+    def of(self, path: CandidateQuery, var: int, *, edge: bool = False) -> LabelProfile | None:
+        """The profile of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
+        return self.rels.get(path.hops[var - 1].rel_type) if edge else self.labels.get(path.node_kind(var)[0])
+
+    def numeric(self, path: CandidateQuery, var: int, *, edge: bool = False) -> list[Property]:
+        """The numeric properties of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
+        prof = self.of(path, var, edge=edge)
+        return prof.numeric() if prof is not None else []
+
+    def ordered(self, path: CandidateQuery, var: int, *, edge: bool = False) -> list[Property]:
+        """The properties of the path's node ``x{var}`` an ordering can rank by (``LabelProfile.ordered``)."""
+        prof = self.of(path, var, edge=edge)
+        return prof.ordered() if prof is not None else []
+
+
+class PropertyProfiles:
+    """Each specific label's display property (the namespace's schema profile) and its other properties, read off
+    the data once per namespace."""
+
+    def __init__(self, graph: GraphStore, profiler: SchemaProfiler, sample: int = 500) -> None:
+        self.graph = graph
+        self.profiler = profiler
+        self.sample = sample
+        self._built: BuiltOnce[Profiles] = BuiltOnce()
+
+    def invalidate(self, namespace: str) -> None:
+        self._built.invalidate(namespace)
+
+    async def get(self, namespace: str, schema: GraphSchema) -> Profiles:
+        return await self._built.get(namespace, lambda: self._build(namespace, schema))
+
+    async def _profile(self, namespace: str, name: str, *, edge: bool) -> LabelProfile | None:
+        rows = await self.graph.read(namespace, property_keys_query(name, edge=edge), {"sample": self.sample})
+        keys = sorted(str(r["k"]) for r in rows if not str(r["k"]).startswith("_"))
+        schema = await self.profiler.get(namespace)
+        label = None if edge else schema.labels.get(name)
+        display = "" if edge else (label.display if label is not None else None)
+        if display is None:
+            return None
+        props = []
+        for key in keys:
+            measured = label.properties.get(key) if label is not None else None
+            if label is not None and (key == label.id or (measured is not None and measured.opaque >= 0.5)):
+                continue  # an identifier (the label's, or hashes) is neither a measure nor a condition
+            prof = await self.graph.read(namespace, property_profile_query(name, key, edge=edge), {"sample": 20})
+            if not prof or not prof[0].get("c"):
+                continue
+            p = prof[0]
+            values = p.get("sample") or []
+            part = p["c"] < (p.get("total") or 0)
+            if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+                props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values), part))
+            elif values and all(value_kind(v) == "date" for v in values):
+                props.append(Property(name, key, "date", values=tuple(values), partial=part))
+            elif values and all(isinstance(v, str) for v in values):
+                props.append(Property(name, key, "text", values=tuple(values), partial=part))
+            elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
+                sizes = [len(v) for v in values]
+                elements = tuple(e for v in values for e in v)
+                props.append(Property(name, key, "list", min(sizes), max(sizes), elements, part))
+        if edge and not props:
+            return None
+        return LabelProfile(name, display, props)
+
+    async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:
+        labels = specific_labels(schema.labels)
+        found = await asyncio.gather(*(self._profile(namespace, lab, edge=False) for lab in labels))
+        rels = await asyncio.gather(*(self._profile(namespace, t, edge=True) for t in schema.relationship_types))
+        return Profiles({p.label: p for p in found if p is not None}, {p.label: p for p in rels if p is not None})

@@ -1,0 +1,287 @@
+"""The question stage: what a question states, read with the mode's lexicon (``lexicon.py``) and no knowledge of
+any graph: its numbers, decades and spans ("the 1990s", "from 1990 to 2000"), small counts ("top 3", "first three"),
+divisors, quoted text, the comparison each number takes, and what it asks for (how many, names, the latest, the most,
+an order, something beside each answer). :func:`first_k` then reads, from the graph's property profiles, what "the
+first k" and "the top k" rank by where the question does not say.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from app.text import STOPWORDS
+from app.text2cypher.lexicon import Lexicon, load
+from app.text2cypher.profiles import Profiles
+from app.text2cypher.words import Matcher, content_words, matcher
+
+_QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
+"""A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
+
+
+@dataclass
+class QuestionLiterals:
+    numbers: list[float] = field(default_factory=list)
+    """Every number the question states (not inside quotes)."""
+    ranges: list[tuple[float, float]] = field(default_factory=list)
+    """``[lo, hi)`` intervals: a decade ("1990s") or a pair of numbers ("from 1990 to 2000", inclusive)."""
+    limits: list[int] = field(default_factory=list)
+    """Small whole numbers (at most the lexicon's ``max_limit``), digits or words: how many answers a "top 3" asks
+    for."""
+    texts: list[str] = field(default_factory=list)
+    """Quoted text."""
+    asks_count: bool = False
+    """Whether the question asks how many ("how many", or an imperative "count ..."): ``count_intent``."""
+    asks_sharing: bool = False
+    """Whether it asks what shares something with its entity (same, share, also, other, co-): ``sharing_intent``."""
+    asked: str | None = None
+    """The noun a question of the form "what N are the M <phrase>" asks for (N: an attribute of the M its phrase
+    describes): ``attribute_frame``."""
+    described: list[str] = field(default_factory=list)
+    """The words of that phrase, after M."""
+    at_least: bool = False
+    """Whether a threshold includes its number ("at least 3", "3 or more"): ``>=`` rather than ``>``."""
+    words: list[str] = field(default_factory=list)
+    """The question's content words (a property they name and some nodes lack is a condition: ``EXISTS``)."""
+    heads: list[str] = field(default_factory=list)
+    """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
+    someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
+    there (``answer_kind``)."""
+    time_order: str | None = None
+    """"DESC" when a superlative asks for the latest point in time ("the youngest", "the most recent"), "ASC" for the
+    earliest ("the oldest"; the lexicon's ``time``): ``time_order``."""
+    top_noun: str | None = None
+    """The noun "the top k" qualifies where nothing says by what to rank ("movies" in "the top 5 movies directed by
+    someone born in 1967"; the question's first head word when none follows): ``first_k``."""
+    top_doer: str | None = None
+    """That noun, where it names no kind with a year of its own and the question names no measure: "the top 3
+    producers of ..." are the ones that produced most (``counted_intent``)."""
+    most_noun: str | None = None
+    """The word a superlative of measure qualifies ("movies" in "who directed the most movies", "the highest number
+    of movies"): what a ranking counts (``counted_intent``)."""
+    time_noun: str | None = None
+    """The word the time superlative qualifies ("movie" in "who directed the oldest movie"): whose year it is."""
+    order: str | None = None
+    """The direction an ordering by a measure takes: "DESC" for "the most", "the highest", or a bare "top"; "ASC"
+    for "the fewest", "the lowest" (the lexicon's ``order``); None when the question says neither, or both."""
+    superlative: bool = False
+    """Whether a superlative asks for the greatest or least of something (the lexicon's ``order`` and ``time``), or the
+    question ranks by a measure ("by the number of movies"): then a list in no order, or its first k, is not what it
+    asks for (``order_intent``)."""
+    orders: bool = False
+    """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
+    conditioned: list[str] = field(default_factory=list)
+    """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
+    first_noun: str | None = None
+    """The noun after "the first k" ("movies" in "the first 3 movies Keanu Reeves acted in"): ``first_k``."""
+    counts: list[float] = field(default_factory=list)
+    """Numbers that say how many answers to give ("top 5", "the first 3", "list 2"): no condition takes them."""
+    ops: dict[float, str] = field(default_factory=dict)
+    """The comparison the question states for a number ("above 90": ``>``, "before 1980": ``<``, "at least 3":
+    ``>=``, "released in 1999": ``=``; ``COMPARISONS``): a condition with that number takes that operator only."""
+    doer: tuple[str, bool] | None = None
+    """A "who" question's verb, and whether it is passive: "who reviewed movies ..." asks for the one that reviews
+    (``("reviewed", False)``), "who was followed by ..." for the one followed (``answer_kind``)."""
+    asks_names: bool = False
+    """Whether it asks for names or titles ("the names of the people who ...", "name 3 movies"): ``answer_form``."""
+    asks_who: bool = False
+    """Whether it opens with "who" or "whose": people are answered by their names (``answer_form``)."""
+    asks_length: bool = False
+    """Whether it speaks of how long something is ("the longest role lists", "the most complex role lists"): rankings
+    by how many elements a list holds (``Shape.sized``). Not "the most roles", which as often counts the
+    relationships that have them (in the movies gold queries, 5 of the 9 such questions)."""
+    asks_variety: bool = False
+    """Whether it asks how varied something is ("the most diverse roles", "the most distinct titles"): rankings by
+    how many different values each answer has (``Shape.distinct``)."""
+    asks_which: bool = False
+    """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
+    by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
+    asks_more: bool = False
+    """Whether it asks for something beside each answer ("... and their release years", "with their ratings", "...
+    and what were their ratings?")."""
+    divisors: list[int] = field(default_factory=list)
+    """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
+    condition or limit takes them."""
+    partial: list[str] = field(default_factory=list)
+    """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
+    sees the whole value beside each answer (``answer_form``)."""
+    dated: tuple[str, str, str] | None = None
+    """``(label, key, direction)``: "the first k" ("ASC") or "the top k" ("DESC", where the question names no
+    measure) of a kind with one year of its own that dates no birth, ``key`` on ``label`` ("the first 3 movies
+    Keanu Reeves acted in": the earliest released). A list of that kind's first k, in no order, takes them in that
+    order once chosen (``first_k``, ``answer_form``): any k answer a list in no order, so the order only says which."""
+    lex: Lexicon = field(default_factory=load, repr=False, compare=False)
+    """The language it was read in."""
+
+    @property
+    def match(self) -> Matcher:
+        """Word matching in its language."""
+        return matcher(self.lex)
+
+
+def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLiterals:
+    """What ``question`` states, read with ``lex`` (English by default)."""
+    lex = lex or load()
+    P = lex.patterns
+    out = QuestionLiterals(
+        asks_count=P["asks_count"].search(question) is not None,
+        asks_sharing=P["sharing"].search(question) is not None,
+        lex=lex,
+    )
+    bare = _QUOTED.sub(" ", question)  # numbers and words outside quoted text
+    out.at_least = P["at_least"].search(question) is not None
+    out.words = list(content_words(bare))
+    out.heads = [w for w in out.words if w not in lex.frame and w not in lex.number_words and w not in lex.degree][:2]
+    orders = [d for d, pattern in lex.time if pattern.search(bare)]
+    out.time_order = orders[0] if len(orders) == 1 else None
+    if out.time_order is not None:
+        m = dict(lex.time)[out.time_order].search(bare)
+        assert m is not None
+        out.time_noun = next((w for w in content_words(bare[m.end() :]) if w not in lex.degree), None)
+    out.conditioned = [m.group(1).lower() for m in lex.conditioned.finditer(bare)]
+    first = lex.first.search(bare)
+    if first is not None:  # "the first 3 movies": the noun after it, in case the question names a year (``first_k``)
+        out.first_noun = next((w for w in content_words(bare[first.end() :]) if w not in lex.degree), None)
+    plain = P["threshold"].sub(" ", bare)
+    directions = [d for d, pattern in lex.order if pattern.search(plain)]
+    top_at = P["top"].search(plain)
+    top = top_at is not None
+    by_measure = P["by_measure"].search(plain) is not None
+    out.order = directions[0] if len(directions) == 1 else "DESC" if (top or by_measure) and not directions else None
+    ordering = P["ordering"].search(plain) is not None
+    unmeasured = not (directions or orders or by_measure or ordering)
+    if top_at is not None and unmeasured:  # "the top 5 movies ...", "... limited to top 5": ranked by what? (first_k)
+        nouns = [w for w in content_words(plain[top_at.end() :]) if w not in lex.number_words and not w.isdigit()]
+        out.top_noun = nouns[0] if nouns and nouns[0] not in lex.frame else out.heads[0] if out.heads else None
+    if len(directions) == 1:  # "the most movies", "the highest number of movies": what is counted
+        m = dict(lex.order)[directions[0]].search(plain)
+        assert m is not None
+        nouns = [w for w in content_words(plain[m.end() :]) if w not in lex.degree]
+        if m.group(0).lower() in lex.count_words or (nouns and nouns[0] in lex.measure):
+            out.most_noun = next((w for w in nouns if w not in lex.measure), None)
+    out.superlative = bool(directions or orders or by_measure)
+    out.orders = out.superlative or top or ordering
+    out.divisors = [int(m.group(1)) for m in P["divisor"].finditer(bare) if int(m.group(1)) > 1]
+    bare = P["divisor"].sub(" ", bare)  # a divisor is no count, limit or compared number
+    out.asks_names = P["names"].search(bare) is not None
+    out.asks_who = P["opens_who"].match(bare) is not None
+    out.asks_which = P["opens_which"].match(bare) is not None
+    out.asks_variety = P["variety"].search(bare) is not None
+    out.asks_length = P["length"].search(bare) is not None
+    out.asks_more = P["more"].search(bare) is not None
+    who = P["who"].match(bare)
+    if who and who.group(2).lower() not in STOPWORDS:
+        out.doer = (who.group(2).lower(), who.group(1) is not None)
+    frame = P["attribute"].match(question)
+    if frame and frame.group(1).lower() not in STOPWORDS:
+        out.asked = frame.group(1).lower()
+        out.described = list(content_words(frame.group(2)))
+    for m in _QUOTED.finditer(question):
+        out.texts.append(m.group(1) or m.group(2))
+        if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
+            out.partial.append(m.group(1) or m.group(2))
+    previous: tuple[float, int] | None = None  # the last plain number and where it ended
+    for m in _NUMBER.finditer(bare):
+        value = float(m.group(1))
+        if m.group(2) and value.is_integer() and value % 10 == 0:  # "the 1990s"
+            out.ranges.append((value, value + 10))
+            previous = None
+            continue
+        out.numbers.append(value)
+        if P["counts"].search(bare[max(0, m.start() - 20) : m.start()]):
+            out.counts.append(value)
+        before, after = bare[max(0, m.start() - 40) : m.start()], bare[m.end() : m.end() + 20]
+        op = next((o for o, pattern in lex.compared_after if pattern.search(after)), None)
+        op = op or next((o for o, pattern in lex.compared if pattern.search(before)), None)
+        if op is not None:
+            out.ops.setdefault(value, op)
+        if value.is_integer() and 1 <= value <= lex.max_limit:
+            out.limits.append(int(value))
+        # two numbers joined as one span ("between 1990 and 2000", "from 1990 to 2000", "1990-2000") are a range,
+        # inclusive; two numbers of separate conditions ("after 2005 ... before 1960") are not
+        if previous is not None and bare[previous[1] : m.start()].strip().lower() in lex.range_joins:
+            a, b = sorted((previous[0], value))
+            if a < b:
+                out.ranges.append((a, b + 1 if a.is_integer() and b.is_integer() else b))
+        previous = (value, m.end())
+    for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
+        value = float(lex.number_words[m.group(1).lower()])
+        before = bare[max(0, m.start() - 40) : m.start()]
+        if P["counts"].search(bare[max(0, m.start() - 20) : m.start()]):
+            out.counts.append(value)
+        op = next((o for o, pattern in lex.compared if o != "=" and pattern.search(before)), None)
+        if op is not None:
+            out.ops.setdefault(value, op)
+    out.limits += [lex.number_words[w] for w in out.words if w in lex.number_words]  # no number word is a stopword
+    out.limits = list(dict.fromkeys(out.limits))
+    return out
+
+
+BOUNDS = (">", "<", ">=", "<=")
+"""The comparisons that bound a value (not ``=``): a number stated with one is no count of answers."""
+
+
+def answer_counts(lits: QuestionLiterals) -> list[int]:
+    """How many answers a ranking or a greatest / least may take: the question's small numbers (``lits.limits``)
+    but those it compares with ("a rating above 90", "at least 3 movies"), unless one also counts answers ("the top
+    3 ... at least 3"); one where none is left ("who has reviewed the most movies with a rating above 90": not the
+    top 90)."""
+    return [k for k in lits.limits if k not in lits.ops or k in lits.counts] or [1]
+
+
+def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
+    """What "the first k" and "the top k" rank by where the question does not say. "The first k" of something whose
+    year the question names ("the first 3 movies Keanu Reeves acted in, with their release years") are the earliest
+    k: the question then asks by time (``time_order`` "ASC", the noun after "first" saying whose year), as "the 3
+    oldest" would; without a named year, or with a year named only by its condition ("the first 5 people born before
+    1980"), they are any k. "The top k" of a kind with one year of its own that dates no birth (the lexicon's
+    ``birth``), where the question names no measure to rank by (``lits.top_noun``), are the latest k ("the top 5
+    movies directed by someone born in 1967"); of the doers of something, the ones that did it most ("the top 3
+    producers of movies with a tagline including 'Speed'"; ``lits.top_doer``, read by the ``counted`` feature). Sets
+    ``lits.time_order`` and ``lits.time_noun`` (or ``lits.top_doer``) when the question has no time superlative of
+    its own."""
+    if lits.time_order is not None:
+        return
+    said = [w for w in lits.words if w not in lits.conditioned]
+    noun = lits.first_noun if lits.first_noun is not None else lits.top_noun
+    year = own_year(profiles, noun, lits.match) if noun is not None else None
+    if lits.first_noun is not None:
+        if year is not None:
+            lits.dated = (*year, "ASC")
+        years = [
+            p.key
+            for prof in (*profiles.labels.values(), *profiles.rels.values())
+            for p in prof.properties
+            if p.temporal
+        ]
+        if any(lits.match.named(key, said) for key in years):
+            lits.time_order, lits.time_noun = "ASC", lits.first_noun
+        return
+    if lits.top_noun is None:
+        return
+    measures = [p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.numeric()]
+    if any(
+        lits.match.named(key, said) for key in measures if year is None or key != year[1]
+    ):  # "the top 5 movies with ratings"
+        return
+    if year is not None:
+        lits.time_order, lits.time_noun = "DESC", lits.top_noun
+        lits.dated = (*year, "DESC")
+    else:
+        lits.top_doer = lits.top_noun
+
+
+def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] | None:
+    """``(label, key)``: the one year property of the kind ``noun`` names, where it dates no birth (the lexicon's
+    ``birth``); None when that kind has none, or several."""
+    own = [
+        (prof.label, p.key)
+        for prof in profiles.labels.values()
+        if match.named(prof.label, [noun])
+        for p in prof.properties
+        if p.temporal
+    ]
+    if len(own) != 1 or match.dates_birth(own[0][1]):
+        return None
+    return own[0]

@@ -1,0 +1,145 @@
+"""Whether a question's words name a schema's words: a label, a relationship type or a property key is named by a
+word sharing its stem, a form of the same verb, or a compound holding it ("directors" and ``DIRECTED``, "written"
+and ``WROTE``, "screenwriters" and ``WRITTEN_BY``).
+
+What this module must not do: know any graph's words. The doer nouns come from the lexicon, verb forms from
+lemminflect's dictionary.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from lemminflect import getAllLemmas
+
+from app.cypher.candidates import CandidateQuery
+from app.cypher.shapes import Shape
+from app.text import FUNCTION_WORDS, identifier_words
+from app.text2cypher.lexicon import Lexicon
+
+
+def stem_match(a: str, b: str) -> bool:
+    """Two words share a stem: a common prefix of at least 3 letters, falling short of the shorter word by at most
+    2 (``directed``/``directors``, ``acted``/``actors``, ``reviews``/``reviewed``)."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 3 and n >= min(len(a), len(b)) - 2
+
+
+@functools.lru_cache(maxsize=8192)
+def verb_lemmas(word: str) -> frozenset[str]:
+    """The verbs an English word form is a form of (``wrote``, ``written`` → write), from lemminflect's dictionary;
+    none for a word it does not know as a verb."""
+    return frozenset(getAllLemmas(word, upos="VERB").get("VERB", ()))
+
+
+@functools.lru_cache(maxsize=1024)
+def content_words(text: str) -> tuple[str, ...]:
+    """A text's words that are no function words ("question" and "answer" stay: a graph of questions and answers
+    names its labels so). Cached: a question is read once per candidate (some 300 times a movies question)."""
+    return tuple(w for w in re.findall(r"[a-z]+", text.lower()) if w not in FUNCTION_WORDS)
+
+
+@functools.lru_cache(maxsize=4096)
+def term_words(term: str) -> tuple[str, ...]:
+    """A schema term's content words (``HAS_GENRE`` → ``genre``). Cached: the schema's few terms are read for every
+    candidate. A label ``Question`` or a key ``answer_count`` keeps its words: they are the graph's."""
+    return tuple(w for w in identifier_words(term).split() if w not in FUNCTION_WORDS and len(w) >= 3)
+
+
+def schema_terms(c: CandidateQuery | Shape) -> list[str]:
+    """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels), one
+    entry per use: a relationship type on two hops is there twice."""
+    terms = [h.rel_type for h in c.hops]
+    if isinstance(c, Shape):
+        terms += [*c.also, *(f.key for f in c.filters), *([c.prop] if c.prop else [])]
+    return terms
+
+
+def shape_terms(c: Shape) -> list[str]:
+    """The labels, relationship types and property keys a shape names."""
+    labels = [c.path.node_kind(i)[0] for i in range(1, len(c.hops) + 2)]
+    return [lab for lab in labels if lab] + schema_terms(c)
+
+
+class Matcher:
+    """Word matching in one language (its doer nouns from the lexicon)."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self.lex = lex
+
+    def same_verb(self, a: str, b: str) -> bool:
+        """Two words are forms of one verb, or one is the noun for the doer of the other ("wrote" / "written" /
+        "writers"): irregular forms share no stem."""
+        la, lb = verb_lemmas(a), verb_lemmas(b)
+        if la & lb:
+            return True
+        suffixes = self.lex.agent_suffixes
+        return any(b == v + s for v in la for s in suffixes) or any(a == v + s for v in lb for s in suffixes)
+
+    def names(self, term_word: str, word: str) -> bool:
+        """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by
+        "written" or "writers"), or the word contains the schema word's first four letters (a compound: ``written``
+        in "screenwriters", ``rating`` in "ratings")."""
+        return (
+            stem_match(term_word, word)
+            or (len(term_word) >= 4 and term_word[:4] in word)
+            or self.same_verb(term_word, word)
+        )
+
+    def named(self, term: str, qwords: Sequence[str]) -> bool:
+        return any(self.names(w, q) for w in term_words(term) for q in qwords)
+
+    def mentions(self, question: str, terms: Sequence[str]) -> tuple[int, int]:
+        """How many of ``terms`` (one per use) the question mentions, and how many it does not. A term is mentioned
+        when one of its content words is named by a question word not already taken by another use (``names``), so
+        a path that takes one relationship twice needs it named twice ("the director of X also directed which
+        films")."""
+        qwords = content_words(question)
+        taken: set[int] = set()
+        for t in terms:
+            content = term_words(t)
+            k = next(
+                (j for j, q in enumerate(qwords) if j not in taken and any(self.names(w, q) for w in content)),
+                None,
+            )
+            if k is not None:
+                taken.add(k)
+        return len(taken), len(terms) - len(taken)
+
+    def lexical_overlap(self, c: Shape, qwords: Sequence[str]) -> int:
+        """How many of the question's words name one of the shape's labels, relationship types or property keys."""
+        tw = {w for t in shape_terms(c) for w in term_words(t)}
+        return sum(1 for q in dict.fromkeys(qwords) if any(self.names(w, q) for w in tw))
+
+    def kind_named(self, s: Shape, var: int, heads: Sequence[str], *, label: bool = True) -> bool:
+        """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"; not
+        where ``label`` is False), or it as the doer of a relationship it starts ("actors" for the source of
+        ``ACTED_IN``, "producers" of ``PRODUCED``)."""
+        kind = s.path.node_kind(var)[0]
+        if label and kind and self.named(kind, heads):
+            return True
+        for i, hop in enumerate(s.hops, start=1):
+            source = i if hop.direction == "out" else i + 1
+            verb = term_words(hop.rel_type)[:1]
+            if (
+                source == var
+                and verb
+                and any(h.endswith(self.lex.agent_endings) and self.names(verb[0], h) for h in heads)
+            ):
+                return True
+        return False
+
+    def dates_birth(self, key: str) -> bool:
+        """Whether a property dates a birth (the lexicon's birth words): a ranking by it compares ages."""
+        return any(w.startswith(self.lex.birth) for w in term_words(key))
+
+
+@functools.lru_cache(maxsize=8)
+def matcher(lex: Lexicon) -> Matcher:
+    return Matcher(lex)
