@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from app.llm.adapters import adapter_version
 from app.observability import BACKEND_ERRORS, CACHE_ERRORS, CACHE_REQUESTS, request_id_var
 from app.retrievers.registry import fingerprint_data
 from app.retrievers.types import CacheHit
@@ -89,8 +90,12 @@ class ResultCache:
         lock_ttl_s: float = 30.0,
         lock_wait_s: float = 10.0,
         fingerprint: str = "",
+        tuned: Callable[[str], object] | None = None,
     ) -> None:
         self.client = client
+        self.tuned = tuned
+        """The version of what tuning made for a namespace (its adapter): part of every key, so that answers
+        computed before a ``tune`` are never served after it, even by a replica that missed the version bump."""
         self.ttl_s = ttl_s
         self.timeout_s = timeout_s
         self.lock_ttl_s = lock_ttl_s
@@ -134,6 +139,7 @@ class ResultCache:
             lock_ttl_s=cfg.lock_ttl_s,
             lock_wait_s=cfg.lock_wait_s,
             fingerprint=settings_fingerprint(settings),
+            tuned=lambda namespace: adapter_version(settings, namespace),
         )
 
     async def ping(self) -> bool:
@@ -239,7 +245,10 @@ class ResultCache:
         version = await self.version(namespace)
         if version is None:
             return None
-        doc = json.dumps({"route": route, "namespace": namespace, "f": self.fingerprint, **params}, sort_keys=True)
+        tuned = self.tuned(namespace) if self.tuned is not None else None
+        doc = json.dumps(
+            {"route": route, "namespace": namespace, "f": self.fingerprint, "tuned": tuned, **params}, sort_keys=True
+        )
         return f"{PREFIX}:{route}:{namespace}:{version}:{hashlib.sha256(doc.encode()).hexdigest()}"
 
     # --- single flight ------------------------------------------------------------------------------------------

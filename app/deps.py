@@ -13,6 +13,7 @@ from app.container import Container
 from app.errors import DependencyError
 from app.services.qa import QAService
 from app.settings import Settings
+from app.training.jobs import TuneJobs
 
 
 def get_container(request: Request) -> Container:
@@ -35,6 +36,13 @@ def get_cache(container: Annotated[Container, Depends(get_container)]) -> Result
     return container.cache
 
 
+def get_tune_jobs(request: Request) -> TuneJobs:
+    jobs: TuneJobs | None = getattr(request.app.state, "tune_jobs", None)
+    if jobs is None:
+        raise DependencyError("service", "not started")
+    return jobs
+
+
 def get_principal(request: Request) -> Principal:
     """The caller, as the auth middleware resolved it (``app/auth.py``)."""
     who: Principal = getattr(request.state, "principal", ANONYMOUS)
@@ -46,3 +54,4 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 QADep = Annotated[QAService, Depends(get_qa)]
 CacheDep = Annotated[ResultCache | None, Depends(get_cache)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
+TuneJobsDep = Annotated[TuneJobs, Depends(get_tune_jobs)]

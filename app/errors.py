@@ -105,3 +105,10 @@ class IngestConflictError(AppError):
 
     status = 409
     code = "ingest_running"
+
+
+class JobConflictError(AppError):
+    """A background job of the kind asked for is already running (one tuning job at a time)."""
+
+    status = 409
+    code = "job_running"

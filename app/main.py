@@ -31,6 +31,7 @@ from app.retrievers.registry import enabled_modes, installed_modes
 from app.routers import admin, ask, health, retrieve
 from app.schemas import TRACE_DESCRIPTION
 from app.settings import Settings
+from app.training.jobs import TuneJobs
 
 log = logging.getLogger(__name__)
 
@@ -381,9 +382,11 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         app.state.container = c
         app.state.limiter.client = c.cache.client if c.cache is not None else None  # one window for all replicas
         recovery = asyncio.create_task(c.ingestor.recover_forever())  # ingests a crash or a stop cut off
+        app.state.tune_jobs = TuneJobs(c)
         try:
             yield
         finally:
+            await app.state.tune_jobs.close()
             recovery.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await recovery

@@ -138,6 +138,34 @@ class IndexRequest(_Request):
     namespace: str = Field("default", pattern=NAMESPACE_PATTERN)
 
 
+class TuneRequest(_Request):
+    namespace: str = Field(..., pattern=NAMESPACE_PATTERN)
+    minutes: float = Field(30.0, gt=0, le=600)
+    """Time budget: pair building, then LoRA training planned to fit the rest."""
+    max_pairs: int = Field(2400, ge=8, le=100_000)
+    """Training pairs built at most."""
+    seed: int = Field(13, ge=0)
+
+
+class JobResponse(BaseModel):
+    """A background job (``POST /admin/tune``): its state and progress, then its result or error."""
+
+    id: str
+    namespace: str
+    status: Literal["running", "succeeded", "failed", "cancelled"]
+    stage: str
+    """``starting``, ``pairs``, ``training``, ``installing``, ``done``."""
+    done: int
+    total: int
+    """Progress within the stage (pairs built, training steps)."""
+    minutes: float
+    started_at: float
+    finished_at: float | None = None
+    seconds: float
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+
 class IngestResponse(BaseModel):
     request_id: str
     namespace: str

@@ -45,6 +45,15 @@ def namespace_adapter(settings: Settings, namespace: str, role: TunableRole = "t
     return TunedAdapter(f"{role}-{namespace}", path) if (path / CONFIG_FILE).is_file() else None
 
 
+def adapter_version(settings: Settings, namespace: str, role: TunableRole = "text2cypher") -> int:
+    """The namespace's adapter's version (0: none; -1 while one is being moved into place)."""
+    try:
+        adapter = namespace_adapter(settings, namespace, role)
+        return adapter.version if adapter is not None else 0
+    except OSError:
+        return -1
+
+
 def install_adapter(built: Path, target: Path) -> None:
     """Move a finished adapter folder into place, replacing the previous one (each step a rename)."""
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -11,13 +11,21 @@ from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathParam
 
 from app.auth import Principal
-from app.deps import ContainerDep, PrincipalDep, SettingsDep
+from app.deps import ContainerDep, PrincipalDep, SettingsDep, TuneJobsDep
 from app.errors import ForbiddenError, InvalidInputError
 from app.ingest.parsers import Document, parse_html, parse_markdown, triples_from_rows
 from app.ingest.service import IngestReport
 from app.observability import request_id_var
 from app.routers.errors import ERROR_RESPONSES
-from app.schemas import NAMESPACE_PATTERN, DocumentsResponse, IndexRequest, IngestRequest, IngestResponse
+from app.schemas import (
+    NAMESPACE_PATTERN,
+    DocumentsResponse,
+    IndexRequest,
+    IngestRequest,
+    IngestResponse,
+    JobResponse,
+    TuneRequest,
+)
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 
@@ -68,6 +76,36 @@ async def index(req: IndexRequest, container: ContainerDep, who: AdminDep) -> In
     who.require(req.namespace)
     ing = container.ingestor
     return _response(await ing.detached(ing.index(req.namespace)))
+
+
+@router.post("/tune", response_model=JobResponse, status_code=202, responses=ERROR_RESPONSES)
+async def tune(req: TuneRequest, jobs: TuneJobsDep, who: AdminDep) -> JobResponse:
+    """Start tuning text2cypher for a namespace on the running service (``app/training/jobs.py``): pairs from its
+    graph, a LoRA adapter trained in the background, swapped in when done (the namespace's cached results are
+    dropped). Serving goes on meanwhile; follow it at ``GET /admin/jobs/{id}``. One job runs at a time (409)."""
+    who.require(req.namespace)
+    job = jobs.start(req.namespace, minutes=req.minutes, max_pairs=req.max_pairs, seed=req.seed)
+    return JobResponse(**job.view())
+
+
+JobId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[a-f0-9]+$")]
+
+
+@router.get("/jobs/{job_id}", response_model=JobResponse, responses=ERROR_RESPONSES)
+async def get_job(job_id: JobId, jobs: TuneJobsDep, who: AdminDep) -> JobResponse:
+    """A tuning job's state and progress, then its result or error (404 when unknown)."""
+    job = jobs.get(job_id)
+    who.require(job.namespace)
+    return JobResponse(**job.view())
+
+
+@router.delete("/jobs/{job_id}", response_model=JobResponse, responses=ERROR_RESPONSES)
+async def cancel_job(job_id: JobId, jobs: TuneJobsDep, who: AdminDep) -> JobResponse:
+    """Cancel a running tuning job: it stops at its next step and installs nothing (the namespace keeps its
+    adapter). A finished job is returned as it is."""
+    job = jobs.get(job_id)
+    who.require(job.namespace)
+    return JobResponse(**jobs.cancel(job_id).view())
 
 
 @router.post("/ingest", response_model=IngestResponse, responses=ERROR_RESPONSES)

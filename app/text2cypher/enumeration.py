@@ -227,7 +227,7 @@ class Enumerator:
         out.lits = lits
         if lits is not None:
             assert question is not None
-            with ctx.stage("features"):
+            with ctx.stage("candidate_enumeration"):  # the features are part of enumerating
                 out.features = features.compute(out.candidates, question, lits)
         return out
 

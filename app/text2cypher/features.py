@@ -284,3 +284,19 @@ def unordered_superlative(f: Facts) -> int:
     the most movies after 2000": not a list of the directors)."""
     c = f.candidate
     return int(isinstance(c, Shape) and c.kind == "list" and c.having is None and f.lits.superlative)
+
+
+@feature("size")
+def size(f: Facts) -> int:
+    """How many relationships and operations the candidate has (``CandidateQuery.size``, ``Shape.size``): between
+    two near-equal readings the smaller query is usually the one meant."""
+    return f.candidate.size
+
+
+@feature("label_anchored")
+def label_anchored(f: Facts) -> int:
+    """1 for a candidate anchored at no linked entity (every node of a label): a question that names an entity is
+    rarely about all of a label's nodes."""
+    c = f.candidate
+    path = c if isinstance(c, CandidateQuery) else c.path
+    return int(path.anchor.name is None)

@@ -13,6 +13,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,10 @@ def train_lora(
     return stats
 
 
+class TrainingCancelled(Exception):
+    """Training was asked to stop (``on_step`` returned False); nothing was saved."""
+
+
 def train_lora_pairs(
     *,
     base_model: Path,
@@ -78,12 +83,14 @@ def train_lora_pairs(
     max_examples: int | None = None,
     top_layers: int | None = None,
     max_seconds: float | None = None,
+    on_step: Callable[[int, int], bool] | None = None,
 ) -> dict[str, Any]:
     """LoRA on ``pairs`` (dicts with ``question``, ``cypher`` and optionally ``hops``), saved to ``out_dir``.
 
     ``top_layers``: put LoRA on the last N decoder layers only, so that back-propagation stops there (on a CPU this
     is what makes a run fit in minutes). ``max_seconds``: after the first steps are timed, the planned number of
-    steps is cut to what fits (the learning-rate schedule follows the new plan)."""
+    steps is cut to what fits (the learning-rate schedule follows the new plan). ``on_step(step, steps)`` is told
+    after every step; when it returns False training stops with ``TrainingCancelled`` and nothing is saved."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -165,6 +172,9 @@ def train_lora_pairs(
         losses.append(float(loss))
         step += 1
         bar.update(1)
+        if on_step is not None and not on_step(step, steps):
+            bar.close()
+            raise TrainingCancelled(f"training cancelled after {step} of {steps} steps")
         if step % 10 == 0:
             bar.set_postfix(loss=f"{sum(losses[-10:]) / len(losses[-10:]):.4f}")
         if max_seconds is None:

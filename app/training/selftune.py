@@ -26,9 +26,10 @@ import json
 import random
 import shutil
 import sys
+import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,9 @@ from app.text2cypher.enumeration import anchor_labels
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import read_path, shape_time_order, with_article
+
+Progress = Callable[[str, int, int], None]
+"""Told ``(stage, done, total)`` as a tuning run goes (``pairs``, then ``training`` steps)."""
 
 QUESTION_FORMS = (
     "what is the {p}?",
@@ -410,6 +414,7 @@ async def build_pairs(
     max_answers: int,
     expand_beam: int,
     concurrency: int = 4,
+    progress: Progress | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     base = c.retrievers["text2cypher"]
     assert isinstance(base, Text2CypherRetriever)
@@ -438,6 +443,8 @@ async def build_pairs(
             pairs += got
             bar.update(len(got))
         used += len(batch)
+        if progress is not None:
+            progress("pairs", min(len(pairs), max_pairs), max_pairs)
     bar.close()
     pairs = pairs[:max_pairs]
     stats = {
@@ -472,14 +479,22 @@ async def tune(
     paraphrase_share: float = 0.0,
     paraphrase_max: float = 0.3,
     paraphrase_model: str | None = DEFAULT_PARAPHRASER,
+    container: Container | None = None,
+    progress: Progress | None = None,
+    stop: threading.Event | None = None,
 ) -> dict[str, Any]:
     """Build pairs from the namespace's graph, paraphrase some (``paraphrase_share`` of the time, at most
-    ``paraphrase_max`` as many as there are pairs), train the text2cypher LoRA, install it for the namespace."""
-    from app.training.lora import train_lora_pairs
+    ``paraphrase_max`` as many as there are pairs), train the text2cypher LoRA, install it for the namespace.
+
+    ``container``: the running service's (tuning while it serves: ``app.services.tuning``); else one is started and
+    closed here. Training runs in a worker thread, so the event loop keeps serving. ``progress(stage, done, total)``
+    is told as pairs are built and training steps; ``stop`` set ends the run before anything is installed
+    (``TrainingCancelled``)."""
+    from app.training.lora import TrainingCancelled, train_lora_pairs
 
     t0 = time.monotonic()
     budget = minutes * 60
-    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
+    c = container or await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
     try:
         nodes, edges = await c.graph.counts(namespace)
         if edges == 0:
@@ -493,7 +508,10 @@ async def tune(
             per_depth=per_depth,
             max_answers=max_answers,
             expand_beam=expand_beam,
+            progress=progress,
         )
+        if stop is not None and stop.is_set():
+            raise TrainingCancelled("cancelled while building pairs")
         r = c.retrievers["text2cypher"]
         assert isinstance(r, Text2CypherRetriever)
         shapes = await shape_pairs(r, namespace, int(shape_share * max_pairs), random.Random(seed))
@@ -508,7 +526,8 @@ async def tune(
             pairs += para
             pair_stats |= {"pairs": len(pairs), "pairs_by_hops": by_hops(pairs)}
     finally:
-        await c.close()
+        if container is None:
+            await c.close()
     if not pairs:
         raise InvalidInputError(f"no training pairs could be built from namespace {namespace!r}")
     pair_seconds = time.monotonic() - t0
@@ -518,20 +537,32 @@ async def tune(
     work.mkdir(parents=True)
     (work / "pairs.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
     base = local_model_path(settings.llm.model, settings.model_cache_dir)
-    train = train_lora_pairs(
-        base_model=base,
-        pairs=pairs,
-        schema=None,
-        out_dir=work,
-        epochs=epochs,
-        batch_size=batch_size,
-        lr=lr,
-        rank=rank,
-        top_layers=top_layers,
-        seed=seed,
-        threads=settings.llm.threads,
-        max_seconds=max(10.0, budget - (time.monotonic() - t0) - 15),
-    )
+
+    def on_step(step: int, steps: int) -> bool:
+        if progress is not None:
+            progress("training", step, steps)
+        return stop is None or not stop.is_set()
+
+    try:
+        train = await asyncio.to_thread(
+            train_lora_pairs,
+            base_model=base,
+            pairs=pairs,
+            schema=None,
+            out_dir=work,
+            epochs=epochs,
+            batch_size=batch_size,
+            lr=lr,
+            rank=rank,
+            top_layers=top_layers,
+            seed=seed,
+            threads=settings.llm.threads,
+            max_seconds=max(10.0, budget - (time.monotonic() - t0) - 15),
+            on_step=on_step,
+        )
+    except BaseException:  # failed or cancelled: the namespace keeps what it had
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     stats = {
         "namespace": namespace,
         "graph": {"nodes": nodes, "relationships": edges},
@@ -543,6 +574,9 @@ async def tune(
         "adapter": str(target),
     }
     (work / "training.json").write_text(json.dumps(stats, indent=2))
+    if stop is not None and stop.is_set():
+        shutil.rmtree(work, ignore_errors=True)
+        raise TrainingCancelled("cancelled before the adapter was installed")
     install_adapter(work, target)
     return stats
 

@@ -16,8 +16,8 @@ from app.llm.local import LocalLLM
 from app.llm.vllm_client import VLLMClient
 from app.retrievers.base import Retrievers
 from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever
-from app.text2cypher.prompt import INSTRUCTION
 from app.settings import LLMRoleSettings, LLMSettings, Settings
+from app.text2cypher.prompt import INSTRUCTION
 from grounded import DecodingMethod, ScoredCandidate
 
 

@@ -8,11 +8,11 @@ import httpx
 import pytest
 
 from app.container import Container
-from app.text2cypher.reading import read_path
 from app.retrievers.react import ReactRetriever, ReactTrace
 from app.retrievers.types import NodeRef, RetrievalQuery, RetrievedItem, Source
 from app.schemas import GenerationTrace
 from app.services.qa import ground_answer
+from app.text2cypher.reading import read_path
 from tests.conftest import DEMO
 
 QUESTION = "Which manufacturer built the Sable Class?"

@@ -16,10 +16,11 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
 from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2CypherTrace
+from app.retrievers.types import RetrievalQuery
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.enumeration import example_values
+from app.text2cypher.features import FEATURES
 from app.text2cypher.question import question_literals
-from app.retrievers.types import RetrievalQuery
 from tests.conftest import DEMO, SABLE, tiny_llama
 
 
@@ -183,7 +184,7 @@ async def test_a_failed_llm_choice_degrades_to_relevance_and_says_so(
     res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=5))
     trace = res.trace
     assert isinstance(trace, Text2CypherTrace) and trace.ranked[0].query == SABLE and trace.decoding is None
-    # "which manufacturer" built it, reached through a relationship: picked out by name (shapes.answer_form)
+    # "which manufacturer" built it, reached through a relationship: picked out by name (answer_form)
     assert trace.query == SABLE and trace.rows == [{"name": "Ossendale Engine Works"}]
     assert all(r.logprob is None for r in trace.ranked) and "Ossendale Engine Works" in res.items[0].text
     assert any("LLM's choice failed" in w for w in res.warnings)
@@ -235,7 +236,13 @@ async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClien
     trace: dict[str, Any] = body["trace"]
     assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
     assert trace["ranked"][0]["query"] == SABLE and trace["error"] is None
-    assert trace["query"] == SABLE  # "which manufacturer": picked out by name (shapes.answer_form)
+    assert trace["query"] == SABLE  # "which manufacturer": picked out by name (answer_form)
+    # each ranked query shows the features the ranker weighed (those that are not 0), its relevance among them
+    first = trace["ranked"][0]
+    assert first["features"]["relevance"] == first["relevance"] and set(first["features"]) <= {
+        "relevance",
+        "llm",
+    } | set(FEATURES)
     Text2CypherTrace.model_validate(trace)  # the JSON is exactly the mode's trace model
     assert body["items"][0]["node"]["name"] == "Ossendale Engine Works"
     for item in body["items"]:

@@ -13,13 +13,13 @@ import pytest
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
+from app.retrievers.types import RetrievalQuery
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.features import turned_back
 from app.text2cypher.profiles import Property
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
-from app.retrievers.types import RetrievalQuery
 
 NS = "shapes"
 EN = lexicon.load()
@@ -50,6 +50,8 @@ def answer_kind(c: Any, lits: QuestionLiterals) -> float:
 
 def count_intent(c: Any, lits: QuestionLiterals) -> float:
     return feature("count_form", c, lits)
+
+
 LIBRARY = """
 CREATE (a:Author {name: 'Ilse Varga', born: 1948}), (b:Author {name: 'Tomas Reyl', born: 1961}),
        (c:Author {name: 'Nadia Oss', born: 1975}), (d:Author {name: 'Pell Amundsen', born: 1990}),
@@ -125,7 +127,7 @@ def test_sharing_intent_favours_paths_that_turn_back() -> None:
     onward = CandidateQuery(x, (Hop("DIRECTED_BY", "out", ""), Hop("WRITTEN_BY", "in", "")))
     assert (len(turned_back(back)), len(turned_back(prefix)), len(turned_back(onward))) == (1, 0, 0)
     q = "the director of White Palace also made which movies"
-    also = question_literals(q)
+
     # "director" names DIRECTED_BY once: the second use is forgiven, and the turn-back is what "also" asks for
     assert sharing(back, q) == (1, 1) and sharing(prefix, q) == (0, 0)
     assert sharing(back, "who co-wrote films with Donald Ford") == (1, 1)
@@ -158,7 +160,10 @@ def test_attribute_frame_asks_past_the_described_set() -> None:
     year = CandidateQuery(Anchor("Booty Call", "Entity"), (Hop("RELEASE_YEAR", "out", ""),))
     assert feature("attribute_stop", year, question_literals("what year was the film Booty Call released")) == 0
     directed = CandidateQuery(Anchor("Lana Wachowski", "Person"), (Hop("DIRECTED", "out", "Movie", "title"),))
-    assert feature("attribute_stop", directed, question_literals("which movies are the ones directed by Lana Wachowski")) == 0
+    assert (
+        feature("attribute_stop", directed, question_literals("which movies are the ones directed by Lana Wachowski"))
+        == 0
+    )
     # no such frame
     assert question_literals("what are the movies starred by Jon Bon Jovi").asked is None
     assert feature("attribute_stop", movies, question_literals("which movies did Jon Bon Jovi star in")) == 0
@@ -305,7 +310,9 @@ def test_time_superlatives_order_by_a_year() -> None:
     # the earliest year's value is read so, but "the oldest book" asks for the book; a number that is no year is no
     # point in time
     first = Shape(WROTE, 2, "agg", prop="published", fn="min", temporal=True)
-    assert feature("time_order", first, question_literals("Which is the oldest book?")) == 0 and "oldest" in shape_reading(first)
+    assert feature(
+        "time_order", first, question_literals("Which is the oldest book?")
+    ) == 0 and "oldest" in shape_reading(first)
     assert feature("time_order", replace(youngest, temporal=False), lits) == 0
     # the superlative's noun says whose year it is: the book's, not its author's
     by_book = replace(oldest, prop="published", prop_var=2)
@@ -313,7 +320,9 @@ def test_time_superlatives_order_by_a_year() -> None:
     assert book_q.time_noun == "book"
     assert (feature("time_order", by_book, book_q), feature("time_order", oldest, book_q)) == (1, 0)
     assert feature("time_order", by_book, question_literals("List the 3 oldest authors.")) == 0
-    assert feature("time_order", by_book, question_literals("Who is the oldest one?")) == 0  # no noun: the target's own year
+    assert (
+        feature("time_order", by_book, question_literals("Who is the oldest one?")) == 0
+    )  # no noun: the target's own year
     # the reading says what the ordering means
     assert "youngest" in shape_reading(youngest) and "oldest" in shape_reading(oldest)
     assert "youngest" not in shape_reading(replace(youngest, temporal=False))

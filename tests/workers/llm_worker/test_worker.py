@@ -31,9 +31,9 @@ from app.llm.local import ensure_converted_smollm2
 from app.llm.vllm_client import VLLMClient
 from app.main import create_app
 from app.retrievers.text2cypher import Text2CypherRetriever
+from app.settings import LLMSettings, Settings
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.question import question_literals
-from app.settings import LLMSettings, Settings
 from tests.conftest import DEMO, ingest_demo, make_settings
 from workers.llm_worker.launch import WorkerStartError, local_worker
 
@@ -292,9 +292,9 @@ async def test_the_text2cypher_role_is_served_by_the_workers_lora_with_the_short
 
     from app.container import Container
     from app.retrievers.text2cypher import Text2CypherTrace
-    from app.text2cypher.prompt import build_messages
     from app.retrievers.types import RetrievalQuery
     from app.settings import LLMRoleSettings
+    from app.text2cypher.prompt import build_messages
 
     role = LLMRoleSettings(vllm_lora=LORA_NAME)
     llm = LLMSettings(backend="vllm", vllm_url=lora_worker_url, max_new_tokens=24, text2cypher=role)

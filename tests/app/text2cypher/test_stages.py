@@ -1,0 +1,97 @@
+"""The stages of ``app.text2cypher`` alone: the lexicon is data (a word added to a file changes what a question
+states), the ranker is a file (its weights, and nothing else, decide the order), every feature is registered once
+and weighed by the bundled ranker, and ``ranker fit`` learns weights that put each question's positive first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import Shape
+from app.errors import InvalidInputError
+from app.text2cypher import features, lexicon, rank
+from app.text2cypher.features import FEATURES, LLM, RELEVANCE
+from app.text2cypher.question import question_literals
+from app.training.ranker import NAMES, Group, fit, hits_at_1, learn, save
+
+WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
+
+
+def test_the_lexicon_is_data(tmp_path: Path) -> None:
+    en = lexicon.load()
+    assert en.number_words["three"] == 3 and "most" in en.count_words
+    q = "List the first dozen books"
+    assert question_literals(q, en).limits == []
+    text = (lexicon.BUNDLED / "en.toml").read_text()
+    assert "ten = 10 }" in text
+    (tmp_path / "mine.toml").write_text(text.replace("ten = 10 }", "ten = 10, dozen = 12 }"))
+    mine = lexicon.load(str(tmp_path / "mine.toml"))
+    # a number word added to the file is a limit the question states, read by no code change
+    assert question_literals(q, mine).limits == [12] and question_literals(q, mine).lex is mine
+
+
+def test_a_missing_or_broken_lexicon_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="no text2cypher lexicon"):
+        lexicon.load("klingon")
+    broken = tmp_path / "broken.toml"
+    broken.write_text('max_limit = 100\n[words]\nframe = ["list"]\n')
+    with pytest.raises(InvalidInputError, match="incomplete or malformed"):
+        lexicon.load(str(broken))
+
+
+def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+        features.feature("counted")(lambda f: 0)
+    default = rank.load()
+    assert set(default.weights) == {RELEVANCE, *FEATURES}
+    lits = question_literals("How many books are there?")
+    [row] = features.compute([Shape(WROTE, 2, "count")], "How many books are there?", lits)
+    assert set(row) == set(FEATURES) and row["count_form"] == 1.0
+    assert all(fn.__doc__ for fn in FEATURES.values())  # each says what it measures
+
+
+def test_the_ranker_is_its_weights(tmp_path: Path) -> None:
+    feats = [{RELEVANCE: 1.0, "constants": 0.0}, {RELEVANCE: 0.0, "constants": 1.0}]
+    assert rank.Ranker({RELEVANCE: 1.0, "constants": 2.0}).scores(feats) == [1.0, 2.0]
+    assert rank.Ranker({RELEVANCE: 3.0, "constants": 2.0}).scores(feats) == [3.0, 2.0]
+    # standardised per question: a weight means the same whatever the features' scale
+    wide = [{RELEVANCE: 10.0}, {RELEVANCE: 0.0}]
+    assert rank.Ranker({RELEVANCE: 1.0}, standardise=True).scores(wide) == [1.0, -1.0]
+    (tmp_path / "r.json").write_text('{"weights": {"relevance": 1, "no_such_feature": 2}}')
+    with pytest.raises(InvalidInputError, match="unknown features: no_such_feature"):
+        rank.load(str(tmp_path / "r.json"))
+    with pytest.raises(InvalidInputError, match="no text2cypher ranker"):
+        rank.load("nowhere")
+    assert LLM not in FEATURES and rank.log_softmax({0: 0.0, 1: -50.0}, 4.0)[1] == -4.0
+
+
+def _groups(n: int) -> list[Group]:
+    """Questions where the positive is the candidate that states the question's constant, though another candidate
+    is a little more relevant: only a weight on ``constants`` puts it first."""
+    out = []
+    for q in range(n):
+        rows = []
+        for i in range(5):
+            row = dict.fromkeys(NAMES, 0.0)
+            row[RELEVANCE] = 1.0 + 0.1 * ((i + q) % 3)
+            row["constants"] = 1.0 if i == q % 5 else 0.0
+            rows.append([row[name] for name in NAMES])
+        rows[(q + 1) % 5][0] = 2.0  # a distractor more relevant than the positive
+        out.append(Group("g", f"q{q}", "path", list(NAMES), rows, q % 5))
+    return out
+
+
+def test_fitting_learns_what_puts_the_positive_first(tmp_path: Path) -> None:
+    groups = _groups(40)
+    weights = fit(groups)
+    assert weights["constants"] > weights[RELEVANCE] > 0 or weights["constants"] > 1.0
+    assert hits_at_1(groups, rank.Ranker(weights)) == 100.0
+    assert hits_at_1(groups, rank.Ranker({RELEVANCE: 1.0})) < 50.0
+    save(groups, tmp_path / "g.jsonl")
+    report = learn([tmp_path / "g.jsonl"], tmp_path / "learned.json", holdout=0.25)
+    assert report["questions"] == {"train": 30, "held_back": 10, "checks": 0}
+    assert report["hits_at_1"]["held_back"]["learned"] == 100.0
+    learned = rank.load(str(tmp_path / "learned.json"))  # the file is a ranker the mode can use
+    assert learned.info["learned"] is True and learned.weights["constants"] > 0
