@@ -508,7 +508,8 @@ def ranker_collect(
 ) -> None:
     """Build synthetic questions from the namespace's graph and record each one's candidates and features, its
     pair's query marked (``app.training.ranker.collect``)."""
-    from app.training.ranker import collect, save
+    from app.training.ranker import save
+    from app.training.ranker_collect import collect
 
     groups, stats = asyncio.run(collect(_settings(data_dir), namespace, pairs=pairs, minutes=minutes, seed=seed))
     save(groups, out)
@@ -523,13 +524,18 @@ def ranker_fit(
         list[Path] | None, typer.Option(help="Files of other graphs to report on (not fitted on).")
     ] = None,
     holdout: Annotated[float, typer.Option(help="Share of the questions held back to report on.")] = 0.2,
-    l2: Annotated[float, typer.Option(help="L2 penalty on the weights.")] = 0.01,
+    l2: Annotated[
+        str, typer.Option(help="L2 penalty on the weights, or auto: the one that does best on graphs left out.")
+    ] = "auto",
+    baseline: Annotated[str, typer.Option(help="The bundled ranker to report beside.")] = "hand",
 ) -> None:
     """Fit the ranking features' weights on synthetic questions (``app.training.ranker.learn``); the file works as
     ``modes.text2cypher.ranker`` (a path) or, under ``app/text2cypher/rankers/``, by name."""
     from app.training.ranker import learn
 
-    typer.echo(json.dumps(learn(inputs, out, checks=check or [], holdout=holdout, l2=l2), indent=2))
+    penalty = None if l2 == "auto" else float(l2)
+    report = learn(inputs, out, checks=check or [], holdout=holdout, l2=penalty, baseline=baseline)
+    typer.echo(json.dumps(report, indent=2))
 
 
 @cli.command()

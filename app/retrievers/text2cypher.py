@@ -140,6 +140,12 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 "base model used",
             )
 
+    def ranker_for(self, namespace: str) -> rank.Ranker | None:
+        """The namespace's tuned ranker (``tune`` fits it beside the adapter on held-back pairs: how much the tuned
+        LLM counts), when its adapter is in use."""
+        adapter = self.adapter_for(namespace)
+        return rank.load_file(adapter.path / rank.RANKER_FILE) if adapter is not None else None
+
     def tuned_for(self, namespace: str) -> bool:
         """A fine-tuned model ranks this namespace's candidates (trained on the prompt without the schema)."""
         return self.role_tuned or self.adapter_for(namespace) is not None
@@ -265,7 +271,14 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             return [self._ranked(e, i, lp[i], lp[i]) for i in order], order, method
         assert rel is not None
         llm = rank.log_softmax(lp, cfg.llm_floor)
-        combined = {i: cfg.relevance_weight * rel[i] + llm[i] for i in lp}
+        own = self.ranker_for(namespace) if e.features and e.relevance is not None else None
+        if own is not None:  # the namespace's own weighing of the features and the tuned LLM
+            assert e.relevance is not None
+            ids = list(lp)
+            feats = [e.features[i] | {RELEVANCE: e.relevance[i], LLM: llm[i]} for i in ids]
+            combined = dict(zip(ids, own.scores(feats), strict=True))
+        else:
+            combined = {i: cfg.relevance_weight * rel[i] + llm[i] for i in lp}
         order = sorted(combined, key=lambda i: -combined[i])[: cfg.top_m]
         return [self._ranked(e, i, combined[i], lp[i], llm[i]) for i in order], order, method
 

@@ -22,6 +22,8 @@ from app.errors import InvalidInputError
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 
 BUNDLED = Path(__file__).parent / "rankers"
+RANKER_FILE = "ranker.json"
+"""A tuned namespace's ranker, in its adapter's folder (``tune`` fits it on held-back pairs; it weighs ``llm``)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,19 @@ def load(name: str = "default") -> Ranker:
         return Ranker.of(name, json.loads(path.read_text()))
     except (ValueError, TypeError, AttributeError) as exc:
         raise InvalidInputError(f"text2cypher ranker {name!r} is malformed: {exc!r}") from exc
+
+
+@functools.lru_cache(maxsize=64)
+def _load_file(path: str, mtime_ns: int) -> Ranker:
+    return load(path)
+
+
+def load_file(path: Path) -> Ranker | None:
+    """The ranker file at ``path`` (read again when it is rewritten), or None when there is none."""
+    try:
+        return _load_file(str(path), path.stat().st_mtime_ns)
+    except FileNotFoundError:
+        return None
 
 
 def by_score(

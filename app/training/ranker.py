@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -27,15 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
-from app.container import Container
 from app.errors import InvalidInputError
+from app.llm.adapters import TunedAdapter
 from app.retrievers.text2cypher import Text2CypherRetriever
-from app.settings import Settings
 from app.text2cypher import rank
-from app.text2cypher.features import FEATURES, RELEVANCE
-from app.training.selftune import build_pairs, shape_pairs
+from app.text2cypher.features import FEATURES, LLM, RELEVANCE
+from app.text2cypher.prompt import build_messages
 
 NAMES = (RELEVANCE, *FEATURES)
 """The features a ranker is fitted over, in the order of a group's rows."""
@@ -52,76 +49,6 @@ class Group:
     names: list[str]
     rows: list[list[float]]
     positive: int
-
-
-async def collect(
-    settings: Settings,
-    namespace: str,
-    *,
-    pairs: int = 300,
-    shape_share: float = 0.4,
-    minutes: float = 15.0,
-    keep: int = 150,
-    seed: int = 13,
-) -> tuple[list[Group], dict[str, Any]]:
-    """The groups of up to ``pairs`` synthetic questions of ``namespace`` (``shape_share`` of them shapes), within
-    ``minutes``."""
-    t0 = time.monotonic()
-    deadline = t0 + minutes * 60
-    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
-    try:
-        r = c.retrievers["text2cypher"]
-        assert isinstance(r, Text2CypherRetriever)
-        n_shapes = int(pairs * shape_share)
-        built, _ = await build_pairs(
-            c,
-            namespace,
-            max_pairs=pairs - n_shapes,
-            deadline=t0 + 0.2 * minutes * 60,
-            seed=seed,
-            per_depth=2,
-            max_answers=50,
-            expand_beam=4,
-        )
-        shapes = await shape_pairs(r, namespace, n_shapes, random.Random(seed))
-        todo = built + shapes
-        random.Random(seed).shuffle(todo)
-        groups: list[Group] = []
-        missing = 0
-        for p in tqdm(todo, desc=f"questions of {namespace}", file=sys.stderr):
-            if time.monotonic() > deadline:
-                break
-            e = await r.enumerate(namespace, p["question"])
-            texts = [x.text for x in e.candidates]
-            if p["cypher"] not in texts or e.relevance is None or not e.features:
-                missing += 1
-                continue
-            rows = [[f.get(n, 0.0) for n in NAMES[1:]] for f in e.features]
-            rows = [[rel, *row] for rel, row in zip(e.relevance, rows, strict=True)]
-            pos = texts.index(p["cypher"])
-            scores = r.scores(e) or e.relevance
-            hard = sorted(range(len(rows)), key=lambda i: -scores[i])[:keep]
-            kept = sorted(set(hard) | {pos})
-            groups.append(
-                Group(
-                    namespace,
-                    p["question"],
-                    p.get("shape", "path"),
-                    list(NAMES),
-                    [rows[i] for i in kept],
-                    kept.index(pos),
-                )
-            )
-    finally:
-        await c.close()
-    stats = {
-        "namespace": namespace,
-        "pairs": len(todo),
-        "groups": len(groups),
-        "positive_not_enumerated": missing,
-        "seconds": round(time.monotonic() - t0, 1),
-    }
-    return groups, stats
 
 
 def save(groups: Sequence[Group], path: Path) -> None:
@@ -186,30 +113,62 @@ def by_kind(groups: Sequence[Group], ranker: rank.Ranker) -> dict[str, float]:
     return {k: hits_at_1([g for g in groups if g.kind == k], ranker) for k in kinds}
 
 
+L2_CHOICES = (0.001, 0.01, 0.1, 1.0, 3.0)
+"""The L2 penalties ``fit --l2 auto`` chooses among."""
+
+
+def choose_l2(groups: Sequence[Group]) -> tuple[float, dict[str, float]]:
+    """The penalty whose rankers do best on graphs they were not fitted on: per penalty, the mean over graphs of the
+    Hits@1 on each graph's groups of the ranker fitted on the other graphs' (the data are synthetic questions; the
+    choice is for graphs nobody has seen). One graph alone: 0.01."""
+    graphs = sorted({g.namespace for g in groups})
+    if len(graphs) < 2:
+        return 0.01, {}
+    table = {}
+    for l2 in L2_CHOICES:
+        per = [
+            hits_at_1(
+                [g for g in groups if g.namespace == ns],
+                rank.Ranker(fit([g for g in groups if g.namespace != ns], l2=l2)),
+            )
+            for ns in graphs
+        ]
+        table[str(l2)] = round(sum(per) / len(per), 1)
+    best = max(L2_CHOICES, key=lambda x: (table[str(x)], x))
+    return best, table
+
+
 def learn(
     inputs: Sequence[Path],
     out: Path,
     *,
     checks: Sequence[Path] = (),
     holdout: float = 0.2,
-    l2: float = 0.01,
+    l2: float | None = None,
+    baseline: str = "hand",
     seed: int = 13,
 ) -> dict[str, Any]:
     """Fit a ranker on the groups of ``inputs`` (less ``holdout`` of them, held back to report on), write it to
-    ``out``, and report it beside the bundled default on the held-back groups and on ``checks`` (other graphs)."""
+    ``out``, and report it beside ``baseline`` (a bundled ranker) on the held-back groups and on ``checks`` (other
+    graphs). ``l2`` None: chosen by ``choose_l2`` on the training groups."""
     groups = read(inputs)
     rng = random.Random(seed)
     rng.shuffle(groups)
     cut = int(len(groups) * (1 - holdout))
     train, held = groups[:cut], groups[cut:]
+    table: dict[str, float] = {}
+    if l2 is None:
+        l2, table = choose_l2(train)
     weights = fit(train, l2=l2)
     learned = rank.Ranker(weights, name=str(out))
-    before = rank.load("default")
+    before = rank.load(baseline)
     other = read(checks) if checks else []
     report = {
         "trained_on": sorted({g.namespace for g in train}),
         "questions": {"train": len(train), "held_back": len(held), "checks": len(other)},
         "l2": l2,
+        "l2_other_graph_hits_at_1": table,
+        "baseline": baseline,
         "hits_at_1": {
             "held_back": {"before": hits_at_1(held, before), "learned": hits_at_1(held, learned)},
             "checks": {"before": hits_at_1(other, before), "learned": hits_at_1(other, learned)},
@@ -222,10 +181,81 @@ def learn(
         "listwise loss over each question's candidates, its pair's query the positive.",
         "learned": True,
         "standardise": False,
-        "command": "python -m app ranker fit " + " ".join(str(p) for p in inputs) + f" --out {out}",
+        "command": "python -m app ranker fit " + " ".join(str(p) for p in inputs) + f" --out {out} --l2 {l2}",
         "report": report,
         "weights": weights,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2) + "\n")
     return report
+
+
+# --- the ranker of a tuned namespace --------------------------------------------------------------------------------
+TUNED_NAMES = (*NAMES, LLM)
+
+
+async def scored_groups(
+    r: Text2CypherRetriever,
+    namespace: str,
+    pairs: Sequence[dict[str, Any]],
+    adapter: TunedAdapter,
+    *,
+    deadline: float,
+) -> list[Group]:
+    """``pairs`` the adapter was not trained on, each run as a question: the ``llm_candidates`` best by the untuned
+    ranker scored by the LLM under ``adapter``, with every feature and ``llm`` (the floored log-softmax); a pair
+    whose query is not among them is left out (no ranker weight can choose it)."""
+    chooser, cfg = r.chooser, r.config
+    if chooser is None:
+        return []
+    out = []
+    for p in pairs:
+        if time.monotonic() > deadline:
+            break
+        e = await r.enumerate(namespace, p["question"])
+        scores = r.scores(e)
+        if not scores or e.relevance is None:
+            continue
+        pool = sorted(range(len(scores)), key=lambda i: -scores[i])[: cfg.llm_candidates]
+        texts = [e.candidates[i].text for i in pool]
+        if p["cypher"] not in texts:
+            continue
+        scored = await chooser.choose(
+            build_messages(None, p["question"], with_schema=False),
+            texts,
+            top_m=len(pool),
+            method="exact",
+            max_forwards=cfg.max_forwards,
+            adapter=adapter,
+        )
+        llm = rank.log_softmax({s.index: s.logprob for s in scored}, cfg.llm_floor)
+        rows = []
+        for k, i in enumerate(pool):
+            f = e.features[i] | {RELEVANCE: e.relevance[i], LLM: llm.get(k, -cfg.llm_floor)}
+            rows.append([f.get(n, 0.0) for n in TUNED_NAMES])
+        out.append(
+            Group(namespace, p["question"], p.get("shape", "path"), list(TUNED_NAMES), rows, texts.index(p["cypher"]))
+        )
+    return out
+
+
+def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0.01) -> dict[str, Any]:
+    """The ranker file of a tuned namespace: weights over every feature and the tuned LLM's, fitted on ``groups``
+    (held-back pairs) where that beats ``untuned`` in two-fold cross-validation on them; else ``untuned``'s weights
+    and none on the LLM (tuning never makes the namespace's ranking worse on its own held-back questions)."""
+    base = untuned.weights | {LLM: 0.0}
+    report: dict[str, Any] = {"held_back_questions": len(groups)}
+    if len(groups) < 10:
+        report["chosen"] = "untuned (too few held-back questions to weigh the tuned model)"
+        return {"weights": base, "report": report}
+    half = len(groups) // 2
+    folds = [(groups[:half], groups[half:]), (groups[half:], groups[:half])]
+    cv = [hits_at_1(test, rank.Ranker(fit(train, TUNED_NAMES, l2))) for train, test in folds]
+    learned_cv = round(sum(cv[i] * len(folds[i][1]) for i in range(2)) / len(groups), 1)
+    before = hits_at_1(groups, untuned)
+    report |= {"hits_at_1_untuned": before, "hits_at_1_learned_cv": learned_cv}
+    if learned_cv > before:
+        report["chosen"] = "learned (the tuned model counts)"
+        return {"weights": fit(groups, TUNED_NAMES, l2), "report": report}
+    report["chosen"] = "untuned (the tuned model did not help on held-back questions)"
+    return {"weights": base, "report": report}

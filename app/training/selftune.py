@@ -40,7 +40,7 @@ from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery
 from app.cypher.shapes import EXISTS, Filter, Shape
 from app.errors import AppError, InvalidInputError
-from app.llm.adapters import adapter_dir, install_adapter
+from app.llm.adapters import TunedAdapter, adapter_dir, install_adapter
 from app.llm.catalog import resolve_local_model
 from app.llm.local import local_model_path
 from app.retrievers.text2cypher import Text2CypherRetriever
@@ -52,8 +52,12 @@ from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.enumeration import anchor_labels
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.rank import RANKER_FILE
 from app.text2cypher.reading import read_path, shape_time_order, with_article
+from app.training.ranker import scored_groups, tuned_ranker
 
+HELD_MIN_PAIRS = 100
+"""Fewer pairs than this are all trained on, and the namespace keeps the untuned ranker."""
 Progress = Callable[[str, int, int], None]
 """Told ``(stage, done, total)`` as a tuning run goes (``pairs``, then ``training`` steps)."""
 
@@ -479,6 +483,9 @@ async def tune(
     paraphrase_share: float = 0.0,
     paraphrase_max: float = 0.3,
     paraphrase_model: str | None = DEFAULT_PARAPHRASER,
+    held_share: float = 0.1,
+    held_max: int = 80,
+    ranker_share: float = 0.15,
     container: Container | None = None,
     progress: Progress | None = None,
     stop: threading.Event | None = None,
@@ -487,7 +494,11 @@ async def tune(
     ``paraphrase_max`` as many as there are pairs), train the text2cypher LoRA, install it for the namespace.
 
     ``container``: the running service's (tuning while it serves: ``app.services.tuning``); else one is started and
-    closed here. Training runs in a worker thread, so the event loop keeps serving. ``progress(stage, done, total)``
+    closed here. ``held_share`` of the pairs (at most ``held_max``; none under ``HELD_MIN_PAIRS``) are held back from
+    training and, after it, run as questions with the new adapter: the namespace's ranker is fitted on them
+    (``app.training.ranker.tuned_ranker``: how much the tuned LLM counts, never more than helps on them) within
+    ``ranker_share`` of the time, and installed with the adapter. Training runs in a worker thread, so the event loop
+    keeps serving. ``progress(stage, done, total)``
     is told as pairs are built and training steps; ``stop`` set ends the run before anything is installed
     (``TrainingCancelled``)."""
     from app.training.lora import TrainingCancelled, train_lora_pairs
@@ -531,11 +542,19 @@ async def tune(
     if not pairs:
         raise InvalidInputError(f"no training pairs could be built from namespace {namespace!r}")
     pair_seconds = time.monotonic() - t0
+    held: list[dict[str, Any]] = []
+    if len(pairs) >= HELD_MIN_PAIRS:  # held back from training: the namespace's ranker is fitted on them
+        n = min(held_max, int(held_share * len(pairs)))
+        chosen = set(random.Random(seed).sample(range(len(pairs)), n))
+        held = [p for i, p in enumerate(pairs) if i in chosen]
+        pairs = [p for i, p in enumerate(pairs) if i not in chosen]
+    ranker_seconds = ranker_share * budget if held else 0.0
     target = adapter_dir(settings, namespace)
     work = target.with_name(target.name + ".new")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     (work / "pairs.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
+    (work / "held_back.jsonl").write_text("".join(json.dumps(p) + "\n" for p in held))
     base = local_model_path(settings.llm.model, settings.model_cache_dir)
 
     def on_step(step: int, steps: int) -> bool:
@@ -557,7 +576,7 @@ async def tune(
             top_layers=top_layers,
             seed=seed,
             threads=settings.llm.threads,
-            max_seconds=max(10.0, budget - (time.monotonic() - t0) - 15),
+            max_seconds=max(10.0, budget - (time.monotonic() - t0) - 15 - ranker_seconds),
             on_step=on_step,
         )
     except BaseException:  # failed or cancelled: the namespace keeps what it had
@@ -573,6 +592,12 @@ async def tune(
         "total_seconds": round(time.monotonic() - t0, 1),
         "adapter": str(target),
     }
+    if progress is not None:
+        progress("ranker", 0, len(held))
+    stats["ranker"] = await _fit_ranker(
+        settings, namespace, held, work, container, deadline=time.monotonic() + max(ranker_seconds, 5.0)
+    )
+    stats["held_back"] = len(held)
     (work / "training.json").write_text(json.dumps(stats, indent=2))
     if stop is not None and stop.is_set():
         shutil.rmtree(work, ignore_errors=True)
@@ -628,3 +653,41 @@ def summary_line(stats: dict[str, Any]) -> str:
         f"({t['epochs_done']} epochs) in {t['seconds']} s, loss {t['loss_first10']} -> {t['loss_last10']}; "
         f"total {stats['total_seconds']} s -> {Path(stats['adapter'])}"
     )
+
+
+async def _fit_ranker(
+    settings: Settings,
+    namespace: str,
+    held: list[dict[str, Any]],
+    work: Path,
+    container: Container | None,
+    *,
+    deadline: float,
+) -> dict[str, Any]:
+    """The namespace's ranker (``ranker.json`` in the adapter's folder ``work``), fitted on the ``held`` pairs
+    asked with the new adapter; what was decided, or why nothing was."""
+    if not held:
+        return {"skipped": f"fewer than {HELD_MIN_PAIRS} pairs: none held back, the untuned ranker stays"}
+    c = container or await Container.start(settings, modes=["text2cypher", "vector"])
+    try:
+        r = c.retrievers["text2cypher"]
+        assert isinstance(r, Text2CypherRetriever)
+        candidate = TunedAdapter(f"text2cypher-{namespace}-candidate", work)
+        serves = getattr(r.chooser, "serves", None)
+        if r.chooser is None or serves is None or not serves(candidate):
+            return {"skipped": "no local model that serves the new adapter: the untuned ranker stays"}
+        groups = await scored_groups(r, namespace, held, candidate, deadline=deadline)
+        made = tuned_ranker(groups, r.ranker)
+        doc = {
+            "about": "This namespace's ranker, fitted by `tune` on pairs held back from training and asked with its "
+            "adapter (app/training/ranker.py tuned_ranker).",
+            "learned": True,
+            "standardise": False,
+            "report": made["report"],
+            "weights": made["weights"],
+        }
+        (work / RANKER_FILE).write_text(json.dumps(doc, indent=2) + "\n")
+        return dict(made["report"])
+    finally:
+        if container is None:
+            await c.close()

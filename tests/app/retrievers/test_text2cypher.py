@@ -261,3 +261,53 @@ async def test_no_entity_means_no_candidates_not_an_error(client: httpx.AsyncCli
     assert r.status_code == 200 and r.json()["items"] == []
     trace = r.json()["trace"]
     assert (trace["query"], trace["error"], trace["candidate_queries"]) == (None, "no candidate queries", 0)
+
+
+async def test_a_tuned_namespace_ranker_decides_how_much_the_llm_counts(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a namespace ranker (``tune`` fits one beside the adapter), ``combined`` scoring weighs the LLM's
+    log-softmax as that ranker says: a ranker that trusts the LLM takes its favourite, one that gives it no weight
+    (tuning did not help on held-back pairs) keeps the features' order."""
+    from app.text2cypher import rank
+
+    x = Anchor("Sable Class", "LocomotiveClass")
+    first, second = (CandidateQuery(x, (Hop(t, "out", "Company"),)) for t in ("BUILT_BY", "OPERATED_BY"))
+    feats = [dict.fromkeys(FEATURES, 0.0) for _ in range(2)]
+    e = Enumeration(links=[], candidates=[first, second], readings=["a", "b"], relevance=[3.0, 0.0], features=feats)
+    monkeypatch.setattr(t2c, "chooser", _Sure([-20.0, 0.0]))
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"scoring": "combined"}))
+    chosen = {}
+    for name, weights in {"trusts": {"relevance": 1.0, "llm": 2.0}, "ignores": {"relevance": 1.0, "llm": 0.0}}.items():
+        monkeypatch.setattr(t2c, "ranker_for", lambda ns, w=weights: rank.Ranker(w))
+        ranked, _, _ = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
+        chosen[name] = ranked[0]
+        assert ranked[0].features.get("relevance") is not None  # the trace shows what the ranker weighed
+    assert chosen["trusts"].query == second.text and chosen["ignores"].query == first.text
+    assert chosen["trusts"].features["llm"] == 0.0 or "llm" not in chosen["trusts"].features  # its favourite: 0
+
+
+def test_a_tuned_ranker_counts_the_llm_only_where_it_helps_on_held_back_pairs() -> None:
+    from app.text2cypher import rank
+    from app.training.ranker import TUNED_NAMES, Group, tuned_ranker
+
+    def groups(llm_knows: bool) -> list[Group]:
+        out = []
+        for q in range(40):
+            rows = []
+            for i in range(4):
+                row = dict.fromkeys(TUNED_NAMES, 0.0)
+                if llm_knows:  # relevance favours a wrong candidate, the tuned LLM the right one
+                    row["relevance"], row["llm"] = float(i == (q + 1) % 4), 0.0 if i == q % 4 else -3.0
+                else:  # relevance is right, and the LLM favours whichever
+                    row["relevance"], row["llm"] = float(i == q % 4), 0.0 if i == (q * 7 + 2) % 4 else -3.0
+                rows.append([row[n] for n in TUNED_NAMES])
+            out.append(Group("g", f"q{q}", "path", list(TUNED_NAMES), rows, q % 4))
+        return out
+
+    untuned = rank.Ranker({"relevance": 1.0})
+    helps = tuned_ranker(groups(True), untuned)
+    assert helps["report"]["chosen"].startswith("learned") and helps["weights"]["llm"] > 0
+    useless = tuned_ranker(groups(False), untuned)
+    assert useless["report"]["chosen"].startswith("untuned") and useless["weights"]["llm"] == 0.0
+    assert tuned_ranker(groups(True)[:5], untuned)["weights"]["llm"] == 0.0  # too few to weigh it
