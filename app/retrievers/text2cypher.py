@@ -143,7 +143,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     def ranker_for(self, namespace: str) -> rank.Ranker | None:
         """The namespace's tuned ranker (``tune`` fits it beside the adapter on held-back pairs: how much the tuned
         LLM counts), when its adapter is in use."""
-        adapter = self.adapter_for(namespace)
+        adapter = self.adapter_for(namespace) if self.config.namespace_ranker else None
         return rank.load_file(adapter.path / rank.RANKER_FILE) if adapter is not None else None
 
     def tuned_for(self, namespace: str) -> bool:

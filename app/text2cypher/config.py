@@ -69,6 +69,12 @@ class Text2CypherConfig(ModeConfig):
     lexicon: str = "en"
     """The language questions are read in: a bundled lexicon (``en``) or the path of a lexicon file
     (``app/text2cypher/lexicons/en.toml`` shows the keys)."""
+    namespace_ranker: bool = False
+    """``combined`` scoring of a tuned namespace: weigh the tuned LLM as the namespace's ``ranker.json`` says (``tune``
+    fits it on held-back pairs) instead of by ``relevance_weight``. Off: on Stack Overflow (60 sampled) the fitted
+    weight took a tuned namespace from 15.0 / 31.7 (untuned) to 11.7 / 28.3 relaxed execution / answers, since
+    held-back pairs are synthetic like the training pairs and overrate the tuned model (reports/summary.md, session
+    23)."""
     ranker: str = "default"
     """The weights of the ranking features (``app/text2cypher/features.py``): a bundled ranker or the path of a ranker
     file (``app/text2cypher/rank.py``)."""

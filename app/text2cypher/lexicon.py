@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import InvalidInputError
+from app.text2cypher.files import data_file
 
 BUNDLED = Path(__file__).parent / "lexicons"
 
@@ -125,9 +126,5 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
 @functools.lru_cache(maxsize=8)
 def load(name: str = "en") -> Lexicon:
     """A bundled lexicon by name (``en``), or a lexicon file by path."""
-    path = Path(name) if name.endswith(".toml") else BUNDLED / f"{name}.toml"
-    if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in BUNDLED.glob("*.toml")))
-        raise InvalidInputError(f"no text2cypher lexicon {name!r} (bundled: {known}; or a path to a .toml file)")
-    with path.open("rb") as f:
+    with data_file(BUNDLED, name, ".toml", "lexicon").open("rb") as f:
         return parse(name, tomllib.load(f))

@@ -32,12 +32,12 @@ class QuestionLiterals:
     texts: list[str] = field(default_factory=list)
     """Quoted text."""
     asks_count: bool = False
-    """Whether the question asks how many ("how many", or an imperative "count ..."): ``count_intent``."""
+    """Whether the question asks how many ("how many", or an imperative "count ..."): the ``count_form`` feature."""
     asks_sharing: bool = False
-    """Whether it asks what shares something with its entity (same, share, also, other, co-): ``sharing_intent``."""
+    """Whether it asks what shares something with its entity (same, share, also, other, co-): the ``shares`` feature."""
     asked: str | None = None
     """The noun a question of the form "what N are the M <phrase>" asks for (N: an attribute of the M its phrase
-    describes): ``attribute_frame``."""
+    describes): the ``attribute_stop`` feature."""
     described: list[str] = field(default_factory=list)
     """The words of that phrase, after M."""
     at_least: bool = False
@@ -47,7 +47,7 @@ class QuestionLiterals:
     heads: list[str] = field(default_factory=list)
     """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
     someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
-    there (``answer_kind``)."""
+    there (the ``answer_kind`` feature)."""
     time_order: str | None = None
     """"DESC" when a superlative asks for the latest point in time ("the youngest", "the most recent"), "ASC" for the
     earliest ("the oldest"; the lexicon's ``time``): ``time_order``."""
@@ -56,10 +56,10 @@ class QuestionLiterals:
     someone born in 1967"; the question's first head word when none follows): ``first_k``."""
     top_doer: str | None = None
     """That noun, where it names no kind with a year of its own and the question names no measure: "the top 3
-    producers of ..." are the ones that produced most (``counted_intent``)."""
+    producers of ..." are the ones that produced most (the ``counted`` feature)."""
     most_noun: str | None = None
     """The word a superlative of measure qualifies ("movies" in "who directed the most movies", "the highest number
-    of movies"): what a ranking counts (``counted_intent``)."""
+    of movies"): what a ranking counts (the ``counted`` feature)."""
     time_noun: str | None = None
     """The word the time superlative qualifies ("movie" in "who directed the oldest movie"): whose year it is."""
     order: str | None = None
@@ -68,7 +68,7 @@ class QuestionLiterals:
     superlative: bool = False
     """Whether a superlative asks for the greatest or least of something (the lexicon's ``order`` and ``time``), or the
     question ranks by a measure ("by the number of movies"): then a list in no order, or its first k, is not what it
-    asks for (``order_intent``)."""
+    asks for (the ordering features)."""
     orders: bool = False
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
     conditioned: list[str] = field(default_factory=list)
@@ -82,7 +82,7 @@ class QuestionLiterals:
     ``>=``, "released in 1999": ``=``; ``COMPARISONS``): a condition with that number takes that operator only."""
     doer: tuple[str, bool] | None = None
     """A "who" question's verb, and whether it is passive: "who reviewed movies ..." asks for the one that reviews
-    (``("reviewed", False)``), "who was followed by ..." for the one followed (``answer_kind``)."""
+    (``("reviewed", False)``), "who was followed by ..." for the one followed (the ``answer_kind`` feature)."""
     asks_names: bool = False
     """Whether it asks for names or titles ("the names of the people who ...", "name 3 movies"): ``answer_form``."""
     asks_who: bool = False

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.errors import InvalidInputError
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
+from app.text2cypher.files import data_file
 
 BUNDLED = Path(__file__).parent / "rankers"
 RANKER_FILE = "ranker.json"
@@ -70,10 +71,7 @@ def _standardised(xs: list[float]) -> list[float]:
 @functools.lru_cache(maxsize=16)
 def load(name: str = "default") -> Ranker:
     """A bundled ranker by name, or a ranker file by path."""
-    path = Path(name) if name.endswith(".json") else BUNDLED / f"{name}.json"
-    if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in BUNDLED.glob("*.json")))
-        raise InvalidInputError(f"no text2cypher ranker {name!r} (bundled: {known}; or a path to a .json file)")
+    path = data_file(BUNDLED, name, ".json", "ranker")
     try:
         return Ranker.of(name, json.loads(path.read_text()))
     except (ValueError, TypeError, AttributeError) as exc:

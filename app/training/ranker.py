@@ -72,13 +72,21 @@ def _matrix(g: Group, names: Sequence[str]) -> np.ndarray:
     return np.stack([rows[:, j] if j >= 0 else np.zeros(len(rows)) for j in idx], axis=1)
 
 
-def fit(groups: Sequence[Group], names: Sequence[str] = NAMES, l2: float = 0.01) -> dict[str, float]:
-    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²``."""
+def _standardised(x: np.ndarray) -> np.ndarray:
+    mean, spread = x.mean(axis=0), x.std(axis=0)
+    return np.where(spread > 1e-9, (x - mean) / np.where(spread > 1e-9, spread, 1.0), 0.0)
+
+
+def fit(
+    groups: Sequence[Group], names: Sequence[str] = NAMES, l2: float = 0.01, *, standardise: bool = False
+) -> dict[str, float]:
+    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²`` (``standardise``: over each
+    question's features z-scored across its candidates, as ``Ranker(standardise=True)`` scores them)."""
     from scipy.optimize import minimize
 
     if not groups:
         raise InvalidInputError("no questions to fit a ranker on")
-    data = [(_matrix(g, names), g.positive) for g in groups]
+    data = [(_standardised(_matrix(g, names)) if standardise else _matrix(g, names), g.positive) for g in groups]
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         total, grad = 0.0, np.zeros_like(w)
@@ -239,10 +247,36 @@ async def scored_groups(
     return out
 
 
+def _llm_weight(groups: Sequence[Group], untuned: rank.Ranker, l2: float) -> float:
+    """The weight of ``llm`` beside ``untuned``'s score minimising the mean listwise loss over ``groups``
+    (``score = untuned + w·llm``, ``w`` between 0 and ``MAX_LLM_WEIGHT``)."""
+    from scipy.optimize import minimize_scalar
+
+    data = []
+    for g in groups:
+        feats = [dict(zip(g.names, row, strict=True)) for row in g.rows]
+        data.append((np.asarray(untuned.scores(feats)), np.asarray([f.get(LLM, 0.0) for f in feats]), g.positive))
+
+    def loss(w: float) -> float:
+        total = 0.0
+        for u, llm, pos in data:
+            s = u + w * llm
+            top = s.max()
+            total += math.log(np.exp(s - top).sum()) + top - s[pos]
+        return total / len(data) + l2 * w * w
+
+    res = minimize_scalar(loss, bounds=(0.0, MAX_LLM_WEIGHT), method="bounded")
+    return round(float(res.x), 4)
+
+
+MAX_LLM_WEIGHT = 20.0
+
+
 def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0.01) -> dict[str, Any]:
-    """The ranker file of a tuned namespace: weights over every feature and the tuned LLM's, fitted on ``groups``
-    (held-back pairs) where that beats ``untuned`` in two-fold cross-validation on them; else ``untuned``'s weights
-    and none on the LLM (tuning never makes the namespace's ranking worse on its own held-back questions)."""
+    """The ranker file of a tuned namespace: ``untuned``'s weights and a weight on the tuned LLM's log-softmax,
+    fitted on ``groups`` (held-back pairs) where two-fold cross-validation on them beats ``untuned`` alone, else none
+    (tuning never makes the namespace's ranking worse on its own held-back questions). Only the LLM's weight is
+    fitted: held-back pairs are few and synthetic, and the other weights stay what the untuned ranker learned."""
     base = untuned.weights | {LLM: 0.0}
     report: dict[str, Any] = {"held_back_questions": len(groups)}
     if len(groups) < 10:
@@ -250,12 +284,13 @@ def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0
         return {"weights": base, "report": report}
     half = len(groups) // 2
     folds = [(groups[:half], groups[half:]), (groups[half:], groups[:half])]
-    cv = [hits_at_1(test, rank.Ranker(fit(train, TUNED_NAMES, l2))) for train, test in folds]
+    cv = [hits_at_1(test, rank.Ranker(base | {LLM: _llm_weight(train, untuned, l2)})) for train, test in folds]
     learned_cv = round(sum(cv[i] * len(folds[i][1]) for i in range(2)) / len(groups), 1)
     before = hits_at_1(groups, untuned)
     report |= {"hits_at_1_untuned": before, "hits_at_1_learned_cv": learned_cv}
     if learned_cv > before:
-        report["chosen"] = "learned (the tuned model counts)"
-        return {"weights": fit(groups, TUNED_NAMES, l2), "report": report}
+        weight = _llm_weight(groups, untuned, l2)
+        report |= {"chosen": "learned (the tuned model counts)", "llm_weight": weight}
+        return {"weights": base | {LLM: weight}, "report": report}
     report["chosen"] = "untuned (the tuned model did not help on held-back questions)"
     return {"weights": base, "report": report}

@@ -282,9 +282,9 @@ async def test_a_tuned_namespace_ranker_decides_how_much_the_llm_counts(
         monkeypatch.setattr(t2c, "ranker_for", lambda ns, w=weights: rank.Ranker(w))
         ranked, _, _ = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
         chosen[name] = ranked[0]
-        assert ranked[0].features.get("relevance") is not None  # the trace shows what the ranker weighed
     assert chosen["trusts"].query == second.text and chosen["ignores"].query == first.text
-    assert chosen["trusts"].features["llm"] == 0.0 or "llm" not in chosen["trusts"].features  # its favourite: 0
+    # the trace shows what the ranker weighed: relevance, and the LLM's log-softmax (floored at -llm_floor)
+    assert chosen["ignores"].features == {"relevance": 3.0, "llm": -t2c.config.llm_floor}
 
 
 def test_a_tuned_ranker_counts_the_llm_only_where_it_helps_on_held_back_pairs() -> None:
