@@ -507,7 +507,7 @@ def ranker_collect(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Build synthetic questions from the namespace's graph and record each one's candidates and features, its
-    pair's query marked (``app.training.ranker.collect``)."""
+    pair's query marked (``app.training.ranker_collect.collect``)."""
     from app.training.ranker import save
     from app.training.ranker_collect import collect
 
