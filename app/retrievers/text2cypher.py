@@ -153,7 +153,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
     @property
     def lex(self) -> lexicon.Lexicon:
         """The language questions are read in (``config.lexicon``)."""
-        return lexicon.load(self.config.lexicon)
+        return self.enumerator.lex
 
     @property
     def ranker(self) -> rank.Ranker:

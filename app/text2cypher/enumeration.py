@@ -140,7 +140,7 @@ class Enumerator:
     ) -> Enumeration:
         """The candidates around ``anchors``. Without a question (self-supervised tuning) nothing is scored, and the
         ``expand_beam`` paths of one length that are extended further are drawn with ``rng`` (else the first)."""
-        cfg = self.config
+        cfg, lex = self.config, self.lex
         out = Enumeration([])
         if not anchors and (question is None or not cfg.shapes):
             return out
@@ -149,7 +149,7 @@ class Enumerator:
         async def add(cands: list[Any]) -> list[float] | None:
             """Read the candidates, score them with the cross-encoder, keep them."""
             nonlocal relevance
-            texts = [reading(c, self.lex) for c in cands]
+            texts = [reading(c, lex) for c in cands]
             scores = await self.rerank(question, texts, ctx) if cands and question is not None else []
             out.candidates += cands
             out.readings += texts
@@ -181,7 +181,7 @@ class Enumerator:
             with ctx.stage("candidate_enumeration"):
                 joins = await self._connecting(namespace, anchors)
             await add(joins[: max(0, cfg.max_candidates - len(out.candidates))])
-        lits = question_literals(question, self.lex) if question is not None else None
+        lits = question_literals(question, lex) if question is not None else None
         if cfg.shapes and lits is not None and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)

@@ -72,26 +72,28 @@ def _matrix(g: Group, names: Sequence[str]) -> np.ndarray:
     return np.stack([rows[:, j] if j >= 0 else np.zeros(len(rows)) for j in idx], axis=1)
 
 
-def _standardised(x: np.ndarray) -> np.ndarray:
-    mean, spread = x.mean(axis=0), x.std(axis=0)
-    return np.where(spread > 1e-9, (x - mean) / np.where(spread > 1e-9, spread, 1.0), 0.0)
-
-
 def fit(
-    groups: Sequence[Group], names: Sequence[str] = NAMES, l2: float = 0.01, *, standardise: bool = False
+    groups: Sequence[Group],
+    names: Sequence[str] = NAMES,
+    l2: float = 0.01,
+    *,
+    offsets: Sequence[np.ndarray] | None = None,
+    nonnegative: bool = False,
 ) -> dict[str, float]:
-    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²`` (``standardise``: over each
-    question's features z-scored across its candidates, as ``Ranker(standardise=True)`` scores them)."""
+    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²``. ``offsets``: per group, a
+    fixed score each candidate starts from (the weights fitted are those added to it); ``nonnegative``: no weight
+    below 0."""
     from scipy.optimize import minimize
 
     if not groups:
         raise InvalidInputError("no questions to fit a ranker on")
-    data = [(_standardised(_matrix(g, names)) if standardise else _matrix(g, names), g.positive) for g in groups]
+    starts = offsets if offsets is not None else [np.zeros(len(g.rows)) for g in groups]
+    data = [(_matrix(g, names), g.positive, o) for g, o in zip(groups, starts, strict=True)]
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         total, grad = 0.0, np.zeros_like(w)
-        for x, pos in data:
-            s = x @ w
+        for x, pos, start in data:
+            s = start + x @ w
             top = s.max()
             p = np.exp(s - top)
             z = p.sum()
@@ -100,7 +102,8 @@ def fit(
         n = len(data)
         return total / n + l2 * float(w @ w), grad / n + 2 * l2 * w
 
-    res = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B")
+    bounds = [(0.0, None)] * len(names) if nonnegative else None
+    res = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B", bounds=bounds)
     return {n: round(float(v), 4) for n, v in zip(names, res.x, strict=True)}
 
 
@@ -249,27 +252,9 @@ async def scored_groups(
 
 def _llm_weight(groups: Sequence[Group], untuned: rank.Ranker, l2: float) -> float:
     """The weight of ``llm`` beside ``untuned``'s score minimising the mean listwise loss over ``groups``
-    (``score = untuned + w·llm``, ``w`` between 0 and ``MAX_LLM_WEIGHT``)."""
-    from scipy.optimize import minimize_scalar
-
-    data = []
-    for g in groups:
-        feats = [dict(zip(g.names, row, strict=True)) for row in g.rows]
-        data.append((np.asarray(untuned.scores(feats)), np.asarray([f.get(LLM, 0.0) for f in feats]), g.positive))
-
-    def loss(w: float) -> float:
-        total = 0.0
-        for u, llm, pos in data:
-            s = u + w * llm
-            top = s.max()
-            total += math.log(np.exp(s - top).sum()) + top - s[pos]
-        return total / len(data) + l2 * w * w
-
-    res = minimize_scalar(loss, bounds=(0.0, MAX_LLM_WEIGHT), method="bounded")
-    return round(float(res.x), 4)
-
-
-MAX_LLM_WEIGHT = 20.0
+    (``score = untuned + w·llm``, ``w`` at least 0)."""
+    offsets = [np.asarray(untuned.scores([dict(zip(g.names, row, strict=True)) for row in g.rows])) for g in groups]
+    return fit(groups, (LLM,), l2, offsets=offsets, nonnegative=True)[LLM]
 
 
 def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0.01) -> dict[str, Any]:

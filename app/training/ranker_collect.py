@@ -42,9 +42,6 @@ async def collect(
             max_pairs=pairs - n_shapes,
             deadline=t0 + 0.2 * minutes * 60,
             seed=seed,
-            per_depth=2,
-            max_answers=50,
-            expand_beam=4,
         )
         shapes = await shape_pairs(r, namespace, n_shapes, random.Random(seed))
         todo = built + shapes

@@ -414,9 +414,9 @@ async def build_pairs(
     max_pairs: int,
     deadline: float,
     seed: int,
-    per_depth: int,
-    max_answers: int,
-    expand_beam: int,
+    per_depth: int = 2,
+    max_answers: int = 50,
+    expand_beam: int = 4,
     concurrency: int = 4,
     progress: Progress | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
