@@ -538,6 +538,42 @@ def ranker_fit(
     typer.echo(json.dumps(report, indent=2))
 
 
+@ranker_cli.command("check")
+def ranker_check(
+    dataset: Annotated[str, typer.Option(help="metaqa | kgqa | text2cypher (a KG or text2cypher benchmark)")],
+    path: Annotated[Path, typer.Option(help="Folder of the data set.")],
+    rankers: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated rankers (bundled names or files); the first is the "
+            "baseline the others gain and lose against."
+        ),
+    ] = "hand,default",
+    limit: Annotated[int | None, typer.Option(help="Sample size (MetaQA: per hop), fixed seed.")] = None,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 13,
+    namespace: Annotated[str | None, typer.Option(help="Default: the data set's name.")] = None,
+    reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Text2cypher rankers side by side on a benchmark's questions, each question enumerated once
+    (``app.eval.ranker_check``); writes reports/ranker_check/<dataset>-<ts>.{json,md}."""
+    from app.eval.ranker_check import check
+
+    report = asyncio.run(
+        check(
+            _settings(data_dir),
+            dataset=dataset,
+            path=path,
+            rankers=[r for r in rankers.split(",") if r],
+            limit=limit,
+            seed=seed,
+            namespace=namespace,
+            reports_dir=reports_dir,
+        )
+    )
+    typer.echo(report["markdown"])
+
+
 @cli.command()
 def demo(
     data: Annotated[Path, typer.Option(help="Demo data folder.")] = Path("data/demo"),

@@ -355,7 +355,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
                 trace.executed.append(ExecutedQuery(query=cand.text, rows=len(rows)))
                 if rank == 0:
-                    trace.query, trace.rows = await self._answer(ns, cand, rows, e.lits, limit, ctx)
+                    trace.query, trace.rows = await self.answer_rows(ns, cand, rows, e.lits, limit, ctx)
                     ran_first = True
                 for row in rows:
                     answer = answer_of(row)
@@ -371,7 +371,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             trace.query, trace.rows, trace.error = ranked[0].query, [], "execution failed"
         return items
 
-    async def _answer(
+    async def answer_rows(
         self,
         ns: str,
         cand: CandidateQuery | Shape,

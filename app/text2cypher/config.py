@@ -47,14 +47,16 @@ class Text2CypherConfig(ModeConfig):
     constants, orderings, most/fewest, label-anchored questions) where the graph's labels have properties."""
     shape_paths: int = Field(4, ge=0, le=100)
     """Entity-anchored paths (the most relevant, at most 2 hops) whose answers are counted, aggregated, ordered."""
-    shape_budget: int = Field(200, ge=0, le=100_000)
+    shape_budget: int = Field(100, ge=0, le=100_000)
     """Base shapes the cross-encoder scores at most per question (0: every one): beyond it, those whose labels,
     relationship types and properties the question names least are dropped (``enumerate_shapes.within_budget``).
     The base shapes grow with the schema (some 500 a question on 5 labels, 1,200 on 17), and reading them was most of a
     question's time. Measured (60 sampled per set, untuned; reports/summary.md Session 22): 300 and 150 gave Stack
     Overflow / network relaxed execution 16.7 / 30.0% at p50 2.36 / 3.34 s; 200 and 100 gave 15.0 / 31.7% at 1.74 /
-    2.44 s, and movies (100 sampled) 43.1 -> 44.8%."""
-    condition_budget: int = Field(100, ge=0, le=100_000)
+    2.44 s, and movies (100 sampled) 43.1 -> 44.8%. Session 24, 100 and 50 against 200 and 100, same host: Stack
+    Overflow relaxed 15.0 -> 15.0%, answers 31.7 -> 30.0%, p50 2.02 -> 1.42 s; network 31.7 -> 33.3%, answers 50.0 ->
+    51.7%, p50 2.51 -> 1.64 s; movies execution 44.8 -> 44.8%, answers 75.9 -> 77.6%, p50 1.40 -> 0.84 s."""
+    condition_budget: int = Field(50, ge=0, le=100_000)
     """Label-anchored shapes with conditions the cross-encoder scores at most per condition stage (0: every one),
     chosen as ``shape_budget`` chooses: every number of a question fits many numeric properties ("racks in zone 1
     with more than 5 machines": 650 shapes with one condition on the network graph)."""

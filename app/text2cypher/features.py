@@ -47,15 +47,24 @@ class Facts:
 Feature = Callable[[Facts], float]
 FEATURES: dict[str, Feature] = {}
 """Every registered feature by name, in registration order (the order of a ranker file's weights)."""
+FOR, AGAINST = 1, -1
+SIGNS: dict[str, int] = {RELEVANCE: FOR, LLM: FOR}
+"""Which way each feature points (``FOR``: a larger value speaks for the candidate; ``AGAINST``: against it), as its
+definition says; a learned weight keeps that sign (``app.training.ranker.fit``) and the data say how much. A
+feature's sign is part of what it means, so a synthetic question set that happens to reward a penalty (or never
+exercises a bonus) cannot turn it around."""
 
 
-def feature(name: str) -> Callable[[Feature], Feature]:
-    """Register ``fn`` as the feature ``name``."""
+def feature(name: str, sign: int) -> Callable[[Feature], Feature]:
+    """Register ``fn`` as the feature ``name``, pointing ``sign`` (``FOR`` or ``AGAINST``)."""
+    if sign not in (FOR, AGAINST):
+        raise ValueError(f"feature {name!r}: sign must be FOR or AGAINST")
 
     def register(fn: Feature) -> Feature:
         if name in FEATURES or name in (RELEVANCE, LLM):
             raise ValueError(f"feature {name!r} is registered twice")
         FEATURES[name] = fn
+        SIGNS[name] = sign
         return fn
 
     return register
@@ -70,7 +79,7 @@ def compute(cands: Sequence[Candidate], question: str, lits: QuestionLiterals) -
     return out
 
 
-@feature("constants")
+@feature("constants", FOR)
 def constants_used(f: Facts) -> int:
     """How many of the question's stated constants (numbers, quoted text) a candidate uses, in a condition, as its
     limit, or as a linked entity's name: a query that ignores what the question states is rarely its query."""
@@ -103,20 +112,16 @@ def constants_used(f: Facts) -> int:
     return used + quoted + limit + having - again - compared
 
 
-@feature("schema_named")
+@feature("schema_named", FOR)
 def schema_named(f: Facts) -> int:
     """Uses of a relationship type or property key that a question word names ("directors" and ``DIRECTED``; a type
-    used on two hops needs two such words)."""
-    return f.named
+    used on two hops needs two such words), less the uses no question word names: one signal, not two, since on
+    synthetic questions (whose words are the readings' own) the cross-encoder already tracks the named uses, and two
+    weights let a fit trade one against the other where real questions need both."""
+    return f.named - f.unnamed
 
 
-@feature("schema_unnamed")
-def schema_unnamed(f: Facts) -> int:
-    """Uses of a relationship type or property key that no question word names."""
-    return f.unnamed
-
-
-@feature("count_form")
+@feature("count_form", FOR)
 def count_form(f: Facts) -> int:
     """+1 for a count when the question asks how many, -1 for one when it does not, and -1 for any other candidate
     when it does: the cross-encoder reads "how many movies were released after 2000" and the list of those movies as
@@ -126,7 +131,7 @@ def count_form(f: Facts) -> int:
     return -1 if f.lits.asks_count else 0
 
 
-@feature("counted")
+@feature("counted", FOR)
 def counted(f: Facts) -> int:
     """1 for a ranking by how many of a kind each answer is linked to, where that kind is what the question's
     superlative names ("the most actors": a label, or the doer of a relationship), or where the answers are the doers
@@ -150,7 +155,7 @@ def turned_back(c: Candidate) -> list[str]:
     return [a.rel_type for a, b in pairs if a.rel_type == b.rel_type and a.direction != b.direction]
 
 
-@feature("shares")
+@feature("shares", FOR)
 def shares(f: Facts) -> int:
     """1 where the question asks what shares something with its entity ("the director of X also directed which
     films", "films with the same screenwriter as X", "who co-wrote films with X") and the candidate is a path that
@@ -164,7 +169,7 @@ def shares(f: Facts) -> int:
     return int(bool(turned_back(c)))
 
 
-@feature("shared_named_once")
+@feature("shared_named_once", FOR)
 def shared_named_once(f: Facts) -> int:
     """Where ``shares`` holds for a path: the unnamed second uses of the relationship it turns back on (the question
     names it once). Only that relationship's: forgiving any unnamed use let "the screenwriter of X also wrote which
@@ -176,7 +181,7 @@ def shared_named_once(f: Facts) -> int:
     return min(f.unnamed, unnamed, len(turned))
 
 
-@feature("attribute_stop")
+@feature("attribute_stop", AGAINST)
 def attribute_stop(f: Facts) -> int:
     """1 for an entity-anchored path that stops at the set a "what N are the M <phrase>" question describes instead of
     going on to its attribute N ("what types are the movies starred by X": the path ending with the ``STARRED`` hop
@@ -191,7 +196,7 @@ def attribute_stop(f: Facts) -> int:
     return int(lits.match.named(last.rel_type, lits.described))
 
 
-@feature("answer_kind")
+@feature("answer_kind", FOR)
 def answer_kind(f: Facts) -> int:
     """For a shape: +1 when the first of the question's head words that names a node of its pattern names the node
     it is about (that it lists, counts, aggregates or orders) and no other, -1 when it names another node and not it
@@ -228,7 +233,7 @@ def answer_kind(f: Facts) -> int:
     return 0
 
 
-@feature("time_order")
+@feature("time_order", FOR)
 def time_order(f: Facts) -> int:
     """1 for a shape that orders by a year in the direction the question's time superlative asks ("the youngest" is
     the latest birth year first), by the year of the node the superlative qualifies ("the oldest actors" by their own
@@ -263,14 +268,14 @@ def _ordering(f: Facts) -> str | None:
     return None if d is None or (c.temporal and f.lits.time_order is not None) else d
 
 
-@feature("unasked_order")
+@feature("unasked_order", AGAINST)
 def unasked_order(f: Facts) -> int:
     """1 for a shape that orders, or takes a greatest or least, where nothing in the question asks for an order: it
     adds an operation and a limit the question does not state."""
     return int(_ordering(f) is not None and not f.lits.orders)
 
 
-@feature("opposite_order")
+@feature("opposite_order", AGAINST)
 def opposite_order(f: Facts) -> int:
     """1 for a shape that orders in the direction opposite to the one the question asks ("the top 5 actors by number
     of movies": the most first)."""
@@ -278,7 +283,7 @@ def opposite_order(f: Facts) -> int:
     return int(d is not None and lits.orders and lits.order is not None and d != lits.order)
 
 
-@feature("unordered_superlative")
+@feature("unordered_superlative", AGAINST)
 def unordered_superlative(f: Facts) -> int:
     """1 for a list in no order, or its first k, where a superlative asks for the greatest or least ("who directed
     the most movies after 2000": not a list of the directors)."""
@@ -286,14 +291,7 @@ def unordered_superlative(f: Facts) -> int:
     return int(isinstance(c, Shape) and c.kind == "list" and c.having is None and f.lits.superlative)
 
 
-@feature("size")
-def size(f: Facts) -> int:
-    """How many relationships and operations the candidate has (``CandidateQuery.size``, ``Shape.size``): between
-    two near-equal readings the smaller query is usually the one meant."""
-    return f.candidate.size
-
-
-@feature("label_anchored")
+@feature("label_anchored", AGAINST)
 def label_anchored(f: Facts) -> int:
     """1 for a candidate anchored at no linked entity (every node of a label): a question that names an entity is
     rarely about all of a label's nodes."""

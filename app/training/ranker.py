@@ -7,7 +7,8 @@
    positive, the others its negatives (the ``keep`` highest by the current ranker, the hard ones, and the positive).
 2. **Fit** (``python -m app ranker fit FILE... --out RANKER``): a linear model over the features, ``score = w·x``,
    by the listwise loss (the softmax of the scores over a question's candidates against its positive) with an L2
-   penalty, on the questions of some graphs; reported on held-back questions of the same graphs, and on other
+   penalty, each weight keeping its feature's sign (``features.SIGNS``), scaled so that relevance weighs 1, on the
+   questions of some graphs; reported on held-back questions of the same graphs, and on other
    graphs' files (``--check``), beside the ranker it replaces.
 
 Questions of a benchmark are never used: only pairs built from a graph. The default ranker is fitted on graphs
@@ -31,7 +32,7 @@ from app.errors import InvalidInputError
 from app.llm.adapters import TunedAdapter
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.text2cypher import rank
-from app.text2cypher.features import FEATURES, LLM, RELEVANCE
+from app.text2cypher.features import FEATURES, FOR, LLM, RELEVANCE, SIGNS
 from app.text2cypher.prompt import build_messages
 
 NAMES = (RELEVANCE, *FEATURES)
@@ -78,11 +79,11 @@ def fit(
     l2: float = 0.01,
     *,
     offsets: Sequence[np.ndarray] | None = None,
-    nonnegative: bool = False,
 ) -> dict[str, float]:
-    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²``. ``offsets``: per group, a
-    fixed score each candidate starts from (the weights fitted are those added to it); ``nonnegative``: no weight
-    below 0."""
+    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²``, each keeping the sign its
+    feature points (``features.SIGNS``: a bonus is never learned as a penalty, nor the other way round; a feature the
+    questions do not bear out weighs 0). ``offsets``: per group, a fixed score each candidate starts from (the
+    weights fitted are those added to it)."""
     from scipy.optimize import minimize
 
     if not groups:
@@ -102,7 +103,7 @@ def fit(
         n = len(data)
         return total / n + l2 * float(w @ w), grad / n + 2 * l2 * w
 
-    bounds = [(0.0, None)] * len(names) if nonnegative else None
+    bounds = [(0.0, None) if SIGNS[n] == FOR else (None, 0.0) for n in names]
     res = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B", bounds=bounds)
     return {n: round(float(v), 4) for n, v in zip(names, res.x, strict=True)}
 
@@ -149,6 +150,13 @@ def choose_l2(groups: Sequence[Group]) -> tuple[float, dict[str, float]]:
     return best, table
 
 
+def in_relevance_units(weights: dict[str, float]) -> dict[str, float]:
+    """The weights scaled so that ``relevance`` weighs 1 (the same order of candidates): ``depth_margin`` and
+    ``relevance_weight`` are in the cross-encoder's units."""
+    unit = weights.get(RELEVANCE, 0.0)
+    return {n: round(w / unit, 4) for n, w in weights.items()} if unit > 0 else weights
+
+
 def learn(
     inputs: Sequence[Path],
     out: Path,
@@ -170,7 +178,7 @@ def learn(
     table: dict[str, float] = {}
     if l2 is None:
         l2, table = choose_l2(train)
-    weights = fit(train, l2=l2)
+    weights = in_relevance_units(fit(train, l2=l2))
     learned = rank.Ranker(weights, name=str(out))
     before = rank.load(baseline)
     other = read(checks) if checks else []
@@ -254,7 +262,7 @@ def _llm_weight(groups: Sequence[Group], untuned: rank.Ranker, l2: float) -> flo
     """The weight of ``llm`` beside ``untuned``'s score minimising the mean listwise loss over ``groups``
     (``score = untuned + w·llm``, ``w`` at least 0)."""
     offsets = [np.asarray(untuned.scores([dict(zip(g.names, row, strict=True)) for row in g.rows])) for g in groups]
-    return fit(groups, (LLM,), l2, offsets=offsets, nonnegative=True)[LLM]
+    return fit(groups, (LLM,), l2, offsets=offsets)[LLM]
 
 
 def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0.01) -> dict[str, Any]:

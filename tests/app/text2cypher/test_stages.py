@@ -14,7 +14,7 @@ from app.errors import InvalidInputError
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.question import question_literals
-from app.training.ranker import NAMES, Group, fit, hits_at_1, learn, save
+from app.training.ranker import NAMES, Group, fit, hits_at_1, in_relevance_units, learn, save
 
 WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
 
@@ -43,7 +43,10 @@ def test_a_missing_or_broken_lexicon_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() -> None:
     with pytest.raises(ValueError, match="registered twice"):
-        features.feature("counted")(lambda f: 0)
+        features.feature("counted", features.FOR)(lambda f: 0)
+    with pytest.raises(ValueError, match="FOR or AGAINST"):
+        features.feature("sideways", 0)
+    assert set(features.SIGNS) == {RELEVANCE, LLM, *FEATURES}  # every feature says which way it points
     default = rank.load()
     assert set(default.weights) == {RELEVANCE, *FEATURES}
     lits = question_literals("How many books are there?")
@@ -95,3 +98,17 @@ def test_fitting_learns_what_puts_the_positive_first(tmp_path: Path) -> None:
     assert report["hits_at_1"]["held_back"]["learned"] == 100.0
     learned = rank.load(str(tmp_path / "learned.json"))  # the file is a ranker the mode can use
     assert learned.info["learned"] is True and learned.weights["constants"] > 0
+
+
+def test_a_learned_weight_keeps_its_features_sign(tmp_path: Path) -> None:
+    """Questions whose positive happens to be the candidate a penalty feature marks: an unconstrained fit would learn
+    the penalty as a bonus; the fit keeps it at 0 (against, never for), and the bonus the data bear out is learned."""
+    groups = _groups(40)
+    for g in groups:  # the positive also "orders where nothing asks for an order"
+        col = g.names.index("unasked_order")
+        g.rows[g.positive][col] = 1.0
+    weights = fit(groups)
+    assert features.SIGNS["unasked_order"] == features.AGAINST and weights["unasked_order"] == 0.0
+    assert weights["constants"] > 0
+    scaled = in_relevance_units({RELEVANCE: 2.0, "constants": 3.0, "unasked_order": -1.0})
+    assert scaled == {RELEVANCE: 1.0, "constants": 1.5, "unasked_order": -0.5}  # the same order, relevance weighs 1
