@@ -231,6 +231,9 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             if ctx is not None:
                 ctx.degraded("llm", "llm", "text2cypher: no grounded LLM; candidates ranked by relevance alone")
             scoring = "relevance"
+        own = self.ranker_for(namespace) if scoring == "combined" and e.features and rel is not None else None
+        if own is not None and not own.weights.get(LLM):  # tuning found no weight on the tuned LLM that did no harm
+            scoring = "relevance"
         n = len(e.candidates)
         if scoring == "relevance":
             assert rel is not None
@@ -271,7 +274,6 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             return [self._ranked(e, i, lp[i], lp[i]) for i in order], order, method
         assert rel is not None
         llm = rank.log_softmax(lp, cfg.llm_floor)
-        own = self.ranker_for(namespace) if e.features and e.relevance is not None else None
         if own is not None:  # the namespace's own weighing of the features and the tuned LLM
             assert e.relevance is not None
             ids = list(lp)

@@ -277,14 +277,16 @@ async def test_a_tuned_namespace_ranker_decides_how_much_the_llm_counts(
     e = Enumeration(links=[], candidates=[first, second], readings=["a", "b"], relevance=[3.0, 0.0], features=feats)
     monkeypatch.setattr(t2c, "chooser", _Sure([-20.0, 0.0]))
     monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"scoring": "combined"}))
-    chosen = {}
+    chosen, decoded = {}, {}
     for name, weights in {"trusts": {"relevance": 1.0, "llm": 2.0}, "ignores": {"relevance": 1.0, "llm": 0.0}}.items():
         monkeypatch.setattr(t2c, "ranker_for", lambda ns, w=weights: rank.Ranker(w))
-        ranked, _, _ = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
+        ranked, _, decoded[name] = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
         chosen[name] = ranked[0]
     assert chosen["trusts"].query == second.text and chosen["ignores"].query == first.text
     # the trace shows what the ranker weighed: relevance, and the LLM's log-softmax (floored at -llm_floor)
-    assert chosen["ignores"].features == {"relevance": 3.0, "llm": -t2c.config.llm_floor}
+    assert chosen["trusts"].features == {"llm": 0.0}  # its relevance is 0; the LLM is sure of it
+    # a ranker that gives the LLM no weight does not run it: the untuned order, at the untuned cost
+    assert decoded == {"trusts": "exact", "ignores": None} and chosen["ignores"].features == {"relevance": 3.0}
 
 
 def test_a_tuned_ranker_counts_the_llm_only_where_it_helps_on_held_back_pairs() -> None:
@@ -311,3 +313,29 @@ def test_a_tuned_ranker_counts_the_llm_only_where_it_helps_on_held_back_pairs() 
     useless = tuned_ranker(groups(False), untuned)
     assert useless["report"]["chosen"].startswith("untuned") and useless["weights"]["llm"] == 0.0
     assert tuned_ranker(groups(True)[:5], untuned)["weights"]["llm"] == 0.0  # too few to weigh it
+
+
+def test_a_tuned_ranker_never_loses_a_held_back_question_the_untuned_one_answers() -> None:
+    """Half the held-back questions: relevance is wrong by 0.5 and the LLM sure of the right one; the other half:
+    relevance right by 2 and the LLM sure of a wrong one. Any LLM weight between 1/6 and 2/3 gains the first half and
+    keeps the second; the weight chosen is one of those (the fitted one halved as often as needed)."""
+    from app.text2cypher import rank
+    from app.training.ranker import TUNED_NAMES, Group, tuned_ranker
+
+    out = []
+    for q in range(40):
+        right, other = q % 4, (q + 1) % 4
+        rows = []
+        for i in range(4):
+            row = dict.fromkeys(TUNED_NAMES, 0.0)
+            if q % 2:  # the LLM fixes it
+                row["relevance"], row["llm"] = 0.5 * (i == other), 0.0 if i == right else -3.0
+            else:  # the LLM would break it
+                row["relevance"], row["llm"] = 2.0 * (i == right), 0.0 if i == other else -3.0
+            rows.append([row[n] for n in TUNED_NAMES])
+        out.append(Group("g", f"q{q}", "path", list(TUNED_NAMES), rows, right))
+    made = tuned_ranker(out, rank.Ranker({"relevance": 1.0}))
+    assert 1 / 6 < made["weights"]["llm"] < 2 / 3
+    rep = made["report"]
+    assert (rep["hits_at_1_untuned"], rep["hits_at_1_tuned"]) == (50.0, 100.0)
+    assert any(t["lost"] for t in rep["tried"].values()) or rep["llm_weight_fitted"] == rep["llm_weight"]
