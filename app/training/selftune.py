@@ -496,11 +496,10 @@ async def tune(
     ``container``: the running service's (tuning while it serves: ``app.services.tuning``); else one is started and
     closed here. ``held_share`` of the pairs (at most ``held_max``; none under ``HELD_MIN_PAIRS``) are held back from
     training and, after it, run as questions with the new adapter: the namespace's ranker is fitted on them
-    (``app.training.ranker.tuned_ranker``: how much the tuned LLM counts, never so much that it loses one of them) within
-    ``ranker_share`` of the time, and installed with the adapter. Training runs in a worker thread, so the event loop
-    keeps serving. ``progress(stage, done, total)``
-    is told as pairs are built and training steps; ``stop`` set ends the run before anything is installed
-    (``TrainingCancelled``)."""
+    (``app.training.ranker.tuned_ranker``: how much the tuned LLM counts, never so much that it loses one of them)
+    within ``ranker_share`` of the time, and installed with the adapter. Training runs in a worker thread, so the
+    event loop keeps serving. ``progress(stage, done, total)`` is told as pairs are built and training steps;
+    ``stop`` set ends the run before anything is installed (``TrainingCancelled``)."""
     from app.training.lora import TrainingCancelled, train_lora_pairs
 
     t0 = time.monotonic()
