@@ -70,8 +70,11 @@ def _standardised(xs: list[float]) -> list[float]:
 
 @functools.lru_cache(maxsize=16)
 def load(name: str = "default") -> Ranker:
-    """A bundled ranker by name, or a ranker file by path."""
-    path = data_file(BUNDLED, name, ".json", "ranker")
+    """A bundled ranker by name, or a ranker file by path (read once: a file that changes is ``load_file``'s)."""
+    return _read(name, data_file(BUNDLED, name, ".json", "ranker"))
+
+
+def _read(name: str, path: Path) -> Ranker:
     try:
         return Ranker.of(name, json.loads(path.read_text()))
     except (ValueError, TypeError, AttributeError) as exc:
@@ -79,14 +82,16 @@ def load(name: str = "default") -> Ranker:
 
 
 @functools.lru_cache(maxsize=64)
-def _load_file(path: str, mtime_ns: int) -> Ranker:
-    return load(path)
+def _load_file(path: str, inode: int, mtime_ns: int, size: int) -> Ranker:
+    return _read(path, Path(path))
 
 
 def load_file(path: Path) -> Ranker | None:
-    """The ranker file at ``path`` (read again when it is rewritten), or None when there is none."""
+    """The ranker file at ``path``, read again when another is moved in or it is rewritten (a new inode, time or
+    size), or None when there is none."""
     try:
-        return _load_file(str(path), path.stat().st_mtime_ns)
+        st = path.stat()
+        return _load_file(str(path), st.st_ino, st.st_mtime_ns, st.st_size)
     except FileNotFoundError:
         return None
 

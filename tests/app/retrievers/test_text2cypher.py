@@ -339,3 +339,32 @@ def test_a_tuned_ranker_never_loses_a_held_back_question_the_untuned_one_answers
     rep = made["report"]
     assert (rep["hits_at_1_untuned"], rep["hits_at_1_tuned"]) == (50.0, 100.0)
     assert any(t["lost"] for t in rep["tried"].values()) or rep["llm_weight_fitted"] == rep["llm_weight"]
+
+
+def test_the_namespace_ranker_installed_with_the_adapter_is_used_at_once(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """``tune`` installs ``ranker.json`` with the adapter by one rename; the mode reads the file installed now (a
+    later install replaces it without a restart), and none with ``namespace_ranker`` off."""
+    import json
+
+    from app.llm.adapters import TunedAdapter, install_adapter
+    from app.text2cypher.rank import RANKER_FILE
+
+    target = tmp_path / "adapters" / "demo" / "text2cypher"
+    monkeypatch.setattr(t2c, "adapter_for", lambda ns: TunedAdapter("text2cypher-demo", target))
+
+    def install(llm_weight: float) -> None:
+        built = tmp_path / f"built-{llm_weight}"
+        built.mkdir()
+        (built / RANKER_FILE).write_text(json.dumps({"weights": {"relevance": 1.0, "llm": llm_weight}}))
+        install_adapter(built, target)
+
+    install(0.0)
+    first = t2c.ranker_for("demo")
+    assert first is not None and first.weights["llm"] == 0.0
+    install(0.25)  # a second tuning run swaps in its own
+    second = t2c.ranker_for("demo")
+    assert second is not None and second.weights["llm"] == 0.25
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"namespace_ranker": False}))
+    assert t2c.ranker_for("demo") is None
