@@ -21,7 +21,6 @@ from typing import Any
 from tqdm import tqdm
 
 from app.container import Container
-from app.cypher.candidates import CandidateQuery
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval.loaders import EvalQuestion, load_benchmark
@@ -31,19 +30,19 @@ from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.settings import Settings
 from app.text2cypher import rank
 from app.text2cypher.enumeration import Enumeration, answer_of
-from app.text2cypher.features import RELEVANCE
 
 ROW_LIMIT = 50
 """Rows read per query (as the mode reads for ``max_answers`` 5)."""
 
 
-def firsts(e: Enumeration, rankers: dict[str, rank.Ranker], margin: float) -> dict[str, int]:
-    """The candidate each ranker puts first (by its score; the shallowest path within ``margin`` of the best)."""
-    assert e.relevance is not None
-    feats = [f | {RELEVANCE: r} for f, r in zip(e.features, e.relevance, strict=True)]
-    sizes = [c.size for c in e.candidates]
-    paths = [isinstance(c, CandidateQuery) for c in e.candidates]
-    return {n: rank.by_score(r.scores(feats), sizes, paths, margin, 1)[0] for n, r in rankers.items()}
+def firsts(r: Text2CypherRetriever, e: Enumeration, rankers: dict[str, rank.Ranker]) -> dict[str, int]:
+    """The candidate each ranker puts first, as the mode's ``relevance`` scoring orders them."""
+    out = {}
+    for name, ranker in rankers.items():
+        scores = r.scores(e, ranker)
+        assert scores is not None
+        out[name] = r.order(e, scores, 1)[0]
+    return out
 
 
 async def check(
@@ -106,7 +105,7 @@ async def _one(
     ctx = RunContext(mode=r.name, trace=Text2CypherTrace())
     e = await r.enumerate(ns, q.question, ctx)
     scores: dict[int, dict[str, float]] = {}
-    chosen = firsts(e, models, r.config.depth_margin) if e.candidates and e.relevance is not None else {}
+    chosen = firsts(r, e, models) if e.candidates and e.relevance is not None else {}
     for i in sorted(set(chosen.values())):
         scores[i] = await _score(c, r, ns, q, e, i, kind, gold)
     empty = dict.fromkeys(("hits@1",) if kind == "kg" else ("execution_accuracy", "answer_accuracy"), 0.0)

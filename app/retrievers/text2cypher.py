@@ -140,11 +140,12 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 "base model used",
             )
 
-    def ranker_for(self, namespace: str) -> rank.Ranker | None:
-        """The namespace's tuned ranker (``tune`` fits it beside the adapter on held-back pairs: how much the tuned
-        LLM counts), when its adapter is in use."""
-        adapter = self.adapter_for(namespace) if self.config.namespace_ranker else None
-        return rank.load_file(adapter.path / rank.RANKER_FILE) if adapter is not None else None
+    def ranker_for(self, adapter: TunedAdapter | None) -> rank.Ranker | None:
+        """The tuned ranker beside a namespace's ``adapter`` (the one ``adapter_for`` found in use: ``tune`` fits it
+        on held-back pairs, how much the tuned LLM counts), when ``namespace_ranker`` is on."""
+        if adapter is None or not self.config.namespace_ranker:
+            return None
+        return rank.load_file(adapter.path / rank.RANKER_FILE)
 
     def tuned_for(self, namespace: str) -> bool:
         """A fine-tuned model ranks this namespace's candidates (trained on the prompt without the schema)."""
@@ -202,12 +203,20 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         return await self.enumerator.enumerate_from(namespace, anchors, question, ctx, rng)
 
     # --- step 3 -----------------------------------------------------------------------------------------------
-    def scores(self, e: Enumeration) -> list[float] | None:
-        """Each candidate's score by the ranker (its features and relevance); the relevance alone where the
-        candidates have no features (no question), None without a cross-encoder."""
+    def scores(self, e: Enumeration, ranker: rank.Ranker | None = None) -> list[float] | None:
+        """Each candidate's score by ``ranker`` (default: the mode's) over its features and relevance; the relevance
+        alone where the candidates have no features (no question), None without a cross-encoder."""
         if e.relevance is None or not e.features:
             return e.relevance
-        return self.ranker.scores([f | {RELEVANCE: r} for f, r in zip(e.features, e.relevance, strict=True)])
+        feats = [f | {RELEVANCE: r} for f, r in zip(e.features, e.relevance, strict=True)]
+        return (ranker or self.ranker).scores(feats)
+
+    def order(self, e: Enumeration, scores: list[float], top: int) -> list[int]:
+        """The ``top`` candidates by score alone, best first (``rank.by_score``: the shallowest path within
+        ``depth_margin`` of the best first)."""
+        sizes = [c.size for c in e.candidates]
+        paths = [isinstance(c, CandidateQuery) for c in e.candidates]
+        return rank.by_score(scores, sizes, paths, self.config.depth_margin, top)
 
     async def choose(
         self, namespace: str, question: str, e: Enumeration, ctx: RunContext[Text2CypherTrace] | None = None
@@ -231,7 +240,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             if ctx is not None:
                 ctx.degraded("llm", "llm", "text2cypher: no grounded LLM; candidates ranked by relevance alone")
             scoring = "relevance"
-        own = self.ranker_for(namespace) if scoring == "combined" and e.features and rel is not None else None
+        own = self.ranker_for(adapter) if scoring == "combined" and e.features and rel is not None else None
         if own is not None and not own.weights.get(LLM):  # tuning found no weight on the tuned LLM that did no harm
             scoring = "relevance"
         n = len(e.candidates)
@@ -285,15 +294,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         return [self._ranked(e, i, combined[i], lp[i], llm[i]) for i in order], order, method
 
     def _by_score(self, e: Enumeration, scores: list[float]) -> tuple[list[RankedQuery], list[int], None]:
-        """The candidates by the ranker's score alone (``rank.by_score``: the shallowest path within
-        ``depth_margin`` of the best first)."""
-        order = rank.by_score(
-            scores,
-            [c.size for c in e.candidates],
-            [isinstance(c, CandidateQuery) for c in e.candidates],
-            self.config.depth_margin,
-            self.config.top_m,
-        )
+        """The top-m candidates by the ranker's score alone (``order``)."""
+        order = self.order(e, scores, self.config.top_m)
         return [self._ranked(e, i, scores[i], None) for i in order], order, None
 
     @staticmethod

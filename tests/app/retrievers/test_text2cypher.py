@@ -279,7 +279,7 @@ async def test_a_tuned_namespace_ranker_decides_how_much_the_llm_counts(
     monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"scoring": "combined"}))
     chosen, decoded = {}, {}
     for name, weights in {"trusts": {"relevance": 1.0, "llm": 2.0}, "ignores": {"relevance": 1.0, "llm": 0.0}}.items():
-        monkeypatch.setattr(t2c, "ranker_for", lambda ns, w=weights: rank.Ranker(w))
+        monkeypatch.setattr(t2c, "ranker_for", lambda adapter, w=weights: rank.Ranker(w))
         ranked, _, decoded[name] = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
         chosen[name] = ranked[0]
     assert chosen["trusts"].query == second.text and chosen["ignores"].query == first.text
@@ -352,7 +352,7 @@ def test_the_namespace_ranker_installed_with_the_adapter_is_used_at_once(
     from app.text2cypher.rank import RANKER_FILE
 
     target = tmp_path / "adapters" / "demo" / "text2cypher"
-    monkeypatch.setattr(t2c, "adapter_for", lambda ns: TunedAdapter("text2cypher-demo", target))
+    adapter = TunedAdapter("text2cypher-demo", target)
 
     def install(llm_weight: float) -> None:
         built = tmp_path / f"built-{llm_weight}"
@@ -361,10 +361,10 @@ def test_the_namespace_ranker_installed_with_the_adapter_is_used_at_once(
         install_adapter(built, target)
 
     install(0.0)
-    first = t2c.ranker_for("demo")
+    first = t2c.ranker_for(adapter)
     assert first is not None and first.weights["llm"] == 0.0
     install(0.25)  # a second tuning run swaps in its own
-    second = t2c.ranker_for("demo")
+    second = t2c.ranker_for(adapter)
     assert second is not None and second.weights["llm"] == 0.25
     monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"namespace_ranker": False}))
-    assert t2c.ranker_for("demo") is None
+    assert t2c.ranker_for(adapter) is None and t2c.ranker_for(None) is None
