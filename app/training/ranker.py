@@ -117,9 +117,13 @@ def _firsts(groups: Sequence[Group], ranker: rank.Ranker) -> list[bool]:
     return out
 
 
+def _percent(hits: Sequence[bool]) -> float:
+    return round(100.0 * sum(hits) / len(hits), 1) if hits else 0.0
+
+
 def hits_at_1(groups: Sequence[Group], ranker: rank.Ranker) -> float:
     """How often the ranker's best candidate is the group's positive (ties: the first), in percent."""
-    return round(100.0 * sum(_firsts(groups, ranker)) / len(groups), 1) if groups else 0.0
+    return _percent(_firsts(groups, ranker))
 
 
 def by_kind(groups: Sequence[Group], ranker: rank.Ranker) -> dict[str, float]:
@@ -288,7 +292,7 @@ def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0
         return {"weights": base, "report": report}
     before = _firsts(groups, untuned)
     fitted = _llm_weight(groups, untuned, l2)
-    report |= {"hits_at_1_untuned": hits_at_1(groups, untuned), "llm_weight_fitted": fitted}
+    report |= {"hits_at_1_untuned": _percent(before), "llm_weight_fitted": fitted}
     tried: dict[str, dict[str, int]] = {}
     weight = fitted
     for _ in range(HALVINGS if fitted > 0 else 0):
@@ -300,7 +304,7 @@ def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0
             report |= {
                 "chosen": "learned (the tuned model counts)",
                 "llm_weight": round(weight, 4),
-                "hits_at_1_tuned": round(100.0 * sum(after) / len(groups), 1),
+                "hits_at_1_tuned": _percent(after),
                 "tried": tried,
             }
             return {"weights": base | {LLM: round(weight, 4)}, "report": report}
