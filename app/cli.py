@@ -27,6 +27,10 @@ def _settings(data_dir: Path | None) -> Settings:
 
 
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Overrides GRAPHRAG_DATA_DIR.")]
+BenchPathOpt = Annotated[Path, typer.Option(help="Folder of the data set.")]
+SampleOpt = Annotated[int | None, typer.Option(help="Sample size (MetaQA: per hop), fixed seed.")]
+SeedOpt = Annotated[int, typer.Option(help="Sampling seed.")]
+BenchNamespaceOpt = Annotated[str | None, typer.Option(help="Default: the data set's name.")]
 
 
 def _print_json(run: Callable[[], Coroutine[Any, Any, Any]]) -> None:
@@ -265,12 +269,12 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="The key's id.")], da
 @cli.command("eval")
 def eval_cmd(
     dataset: Annotated[str, typer.Option(help="metaqa | hotpotqa | musique | text2cypher | kgqa")],
-    path: Annotated[Path, typer.Option(help="Folder of the data set.")],
+    path: BenchPathOpt,
     modes: Annotated[str, typer.Option(help="Comma-separated retriever modes, or 'all'.")] = "all",
-    limit: Annotated[int | None, typer.Option(help="Sample size (MetaQA: per hop), fixed seed.")] = None,
-    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 13,
+    limit: SampleOpt = None,
+    seed: SeedOpt = 13,
     answers: Annotated[int, typer.Option(help="Also generate answers (EM/F1/ROUGE-L) for the first N.")] = 0,
-    namespace: Annotated[str | None, typer.Option(help="Default: the data set's name.")] = None,
+    namespace: BenchNamespaceOpt = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore per-question results of an earlier run.")] = False,
     reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
     nli_model: Annotated[
@@ -541,7 +545,7 @@ def ranker_fit(
 @ranker_cli.command("check")
 def ranker_check(
     dataset: Annotated[str, typer.Option(help="metaqa | kgqa | text2cypher (a KG or text2cypher benchmark)")],
-    path: Annotated[Path, typer.Option(help="Folder of the data set.")],
+    path: BenchPathOpt,
     rankers: Annotated[
         str,
         typer.Option(
@@ -549,9 +553,9 @@ def ranker_check(
             "baseline the others gain and lose against."
         ),
     ] = "hand,default",
-    limit: Annotated[int | None, typer.Option(help="Sample size (MetaQA: per hop), fixed seed.")] = None,
-    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 13,
-    namespace: Annotated[str | None, typer.Option(help="Default: the data set's name.")] = None,
+    limit: SampleOpt = None,
+    seed: SeedOpt = 13,
+    namespace: BenchNamespaceOpt = None,
     reports_dir: Annotated[Path, typer.Option()] = Path("reports"),
     data_dir: DataDirOpt = None,
 ) -> None:
