@@ -138,8 +138,9 @@ class EmbedderSettings(BaseModel):
     for bge models, 0.5 for others (measured on the demo and MetaQA names)."""
     max_length: int = Field(256, ge=8, le=8192)
     """Token limit of one text (ONNX backend)."""
-    threads: int = Field(1, ge=1, le=256)
-    """onnxruntime threads (ONNX backend)."""
+    threads: int | None = Field(None, ge=1, le=256)
+    """onnxruntime threads (ONNX backend); unset = the cores the process may use, at most 4 (their idle threads
+    sleep, so another busy process keeps its core: ``onnxmodels``)."""
     batch_size: int | None = Field(None, ge=1, le=4096)
     """Most texts per forward pass; unset = 32 for an ONNX model, 64 for a sentence-transformers one."""
     batch_tokens: int = Field(256, ge=1, le=1_000_000)
@@ -220,8 +221,9 @@ class RerankerSettings(BaseModel):
     max_length: int = Field(256, ge=16, le=8192)
     """Token limit of one (question, passage) pair; the passage is truncated (ONNX backend; the limit behind the
     numbers in reports/summary.md)."""
-    threads: int = Field(1, ge=1, le=256)
-    """onnxruntime threads (ONNX backend)."""
+    threads: int | None = Field(None, ge=1, le=256)
+    """onnxruntime threads (ONNX backend); unset = the cores the process may use, at most 4 (their idle threads
+    sleep, so another busy process keeps its core: ``onnxmodels``)."""
     batch_size: int | None = Field(None, ge=1, le=1024)
     """Most pairs per forward pass (sorted by length first); unset = 32 for an ONNX model, 16 for a
     sentence-transformers one."""

@@ -20,6 +20,15 @@ inputs interleaved (reports/summary.md, session 7):
   at 16;
 * a budget of 256 padded tokens gets both: 646 ms for the passages, 929 ms for the readings (the default).
 
+Threads: unset, a model runs on the cores this process may use, at most ``AUTO_THREADS_MAX`` (``default_threads``),
+and its idle threads sleep instead of spinning (onnxruntime's ``session.intra_op.allow_spinning`` off). Measured here
+(2 cores; text2cypher's enumeration of 24 Stack Overflow questions, ~155 readings each; reports/summary.md, session
+25): one thread 0.98 questions/s; two spinning threads 1.48, but 0.75 while another process keeps one core busy (the
+spinning threads fight it); two sleeping threads 1.34 alone and 1.18 beside the busy process (one thread there:
+1.08). A budget of 512 tokens at two threads was faster in ``make bench``'s sweep (80-character pairs: 99 ms against
+110) but not through the service (Stack Overflow p50 838 ms against 751), and, like any change of who shares a pass,
+it moves the INT8 scores (below): the budget stays 256.
+
 bge-small embedding 300 passages: 8.0 s at batch 1, 10.9 s at batch 32. ``make bench`` repeats the comparison on
 the demo documents. A long input alone in its pass also gets a score that does not depend on the other inputs (the
 INT8 models quantise activations per pass: in a padded batch of 16 a pair's logit moved by up to 0.7).
@@ -28,6 +37,7 @@ INT8 models quantise activations per pass: in a padded batch of 16 a pair's logi
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +52,23 @@ DEFAULT_BATCH_SIZE = 32
 """Most inputs in one forward pass."""
 DEFAULT_BATCH_TOKENS = 256
 """Most padded tokens (rows x width) in one forward pass: fastest on a CPU for long and short inputs alike."""
+AUTO_THREADS_MAX = 4
+"""The most threads a model takes when none are configured: its forward passes are small (a few hundred padded
+tokens), and more threads than this were not measured (this machine has two cores)."""
+
+
+def default_threads() -> int:
+    """The cores this process may use (its CPU affinity), at most ``AUTO_THREADS_MAX``."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(AUTO_THREADS_MAX, cores))
+
+
+def resolve_threads(threads: int | None) -> int:
+    """``threads``, or ``default_threads()`` when unset."""
+    return default_threads() if threads is None else threads
 
 
 def packaged_models_dir() -> Path | None:
@@ -93,7 +120,7 @@ class _OnnxModel:
         max_length: int = 256,
         batch_size: int = DEFAULT_BATCH_SIZE,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
-        threads: int = 1,
+        threads: int | None = None,
     ) -> None:
         if batch_size < 1 or batch_tokens < 1:
             raise ValueError("batch_size and batch_tokens must be >= 1")
@@ -102,9 +129,12 @@ class _OnnxModel:
         self.max_length = max_length
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
+        self.threads = resolve_threads(threads)
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
+        opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
+        # idle threads sleep: spinning ones fight any other busy process for the cores (see the module's docstring)
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(Path(folder) / "model.onnx"), opts, providers=["CPUExecutionProvider"])
         self.input_names = {i.name for i in self.session.get_inputs()}

@@ -24,8 +24,15 @@ def _summary(values: list[float]) -> dict[str, float]:
     return {f"p{p}": round(percentile(values, p), 2) for p in (50, 95, 99)}
 
 
-SWEEP = {"1 per pass": (1, 10**9), "16 per pass": (16, 10**9), "256-token budget (default)": (32, 256)}
-"""Forward-pass settings compared by ``onnx_batch_sweep``: (most inputs, most padded tokens) per pass."""
+SWEEP = {
+    "1 per pass, 1 thread": (1, 10**9, 1),
+    "16 per pass, 1 thread": (16, 10**9, 1),
+    "256-token budget, 1 thread": (32, 256, 1),
+    "256-token budget, default threads (default)": (32, 256, None),
+    "512-token budget, default threads": (32, 512, None),
+}
+"""Forward-pass settings compared by ``onnx_batch_sweep``: (most inputs, most padded tokens) per pass, and threads
+(None: ``onnxmodels.default_threads``, the default)."""
 
 
 def onnx_batch_sweep(
@@ -45,7 +52,7 @@ def onnx_batch_sweep(
     out: dict[str, dict[str, float]] = {}
     folder = resolve_model(reranker_model) if reranker_model else ""
     if folder and is_onnx_folder(folder) and passages:
-        ces = {k: OnnxCrossEncoder(folder, batch_size=b, batch_tokens=t) for k, (b, t) in SWEEP.items()}
+        ces = {k: OnnxCrossEncoder(folder, batch_size=b, batch_tokens=t, threads=n) for k, (b, t, n) in SWEEP.items()}
         times: dict[str, dict[str, list[float]]] = {"long": defaultdict(list), "short": defaultdict(list)}
         for i, q in enumerate(questions):
             chosen = [passages[(i * 7 + j) % len(passages)] for j in range(pairs_per_question)]
@@ -60,8 +67,8 @@ def onnx_batch_sweep(
     embedder_folder = resolve_model(embedder_model)
     if is_onnx_folder(embedder_folder) and passages:
         row: dict[str, float] = {}
-        for k, (b, t) in SWEEP.items():
-            enc = OnnxEncoder(embedder_folder, batch_size=b, batch_tokens=t)
+        for k, (b, t, n) in SWEEP.items():
+            enc = OnnxEncoder(embedder_folder, batch_size=b, batch_tokens=t, threads=n)
             t0 = time.perf_counter()
             enc.encode(passages)
             row[k] = round(1000 * (time.perf_counter() - t0), 1)

@@ -24,6 +24,7 @@ from onnxmodels import (
     is_onnx_folder,
     packaged_model,
     resolve_model,
+    resolve_threads,
 )
 
 log = logging.getLogger(__name__)
@@ -56,15 +57,15 @@ class Embedder:
         query_instruction: str | None = None,
         match_floor: float | None = None,
         max_length: int = 256,
-        threads: int = 1,
+        threads: int | None = None,
     ) -> None:
         self.model_name = model or default_embedder()
         self._batch_size = batch_size
-        self.batch_tokens = batch_tokens
         self.device = device
         self.timeout_s = timeout_s
         self.max_length = max_length
-        self.threads = threads
+        self.batch_tokens = batch_tokens
+        self.threads = resolve_threads(threads)
         self._query_instruction = query_instruction
         self._match_floor = match_floor
         self._model: Any = None

