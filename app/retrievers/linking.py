@@ -1,7 +1,9 @@
 """Entity recognition and linking (GraphRAFT step 1).
 
 Mentions are found by n-gram matching against the namespace's entity names (exact; case-insensitive only when the
-span has a capital letter or digit, so an ordinary word such as "gender" never links to a node named "Gender"; an
+span has a capital letter or digit, so an ordinary word such as "gender" never links to a node named "Gender", and
+not the capital a question opens with, so "List the top 5 ..." never links to a node named "list"; nor a lower-case
+word that names a label, relationship type or property key, so "the top 3 tags" never links to a tag named "tags"; an
 exact-case match and longer spans rank higher; overlapping spans give way to longer ones). Mentions with no exact
 match fall back to vector similarity: each *mention* (a capitalised or quoted span, else the question's content
 words) is embedded and searched in the ``entities`` collection. Each link names the node (display value, labels,
@@ -24,6 +26,7 @@ from app.stores.graph.base import GraphStore
 from app.stores.graph.profile import SchemaProfiler, categorical_values, named_nodes
 from app.stores.vector.base import VectorStore, collection_name
 from app.text import STOPWORDS, surface
+from app.text2cypher.words import stem_match, term_words
 
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
@@ -51,6 +54,13 @@ class NameIndex:
     max_tokens: int = 1
     numbers: set[tuple[str, str]] = field(default_factory=set)
     """(name, key) of the display values stored as whole numbers."""
+    schema_words: frozenset[str] = frozenset()
+    """The words of the namespace's labels, relationship types and property keys (``Tag``, ``HAS_GENRE``, ``uuid``):
+    a question's lower-case word that names one of them speaks of the schema, not of a node of that name."""
+
+    def names_schema(self, text: str) -> bool:
+        """``text`` is one lower-case word that names a schema word (the same stem: "tags" and ``Tag``)."""
+        return text.islower() and " " not in text and any(stem_match(text, w) for w in self.schema_words)
 
     def named(self, name: str) -> list[tuple[str, list[str], str]]:
         """The nodes whose display value is exactly ``name`` (case included): ``(name, labels, key)`` each."""
@@ -96,7 +106,9 @@ class EntityLinker:
         nodes = await named_nodes(self.graph, namespace, profile, max_rows=self.max_index_rows, timeout_s=120)
         # the values of categorical properties name the nodes that hold them ("suppliers in Japan")
         nodes += await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
-        idx = NameIndex()
+        terms = [*profile.labels, *profile.relationships]
+        terms += [k for p in (*profile.labels.values(), *profile.relationships.values()) for k in p.properties]
+        idx = NameIndex(schema_words=frozenset(w for t in terms for w in term_words(t)))
         for node in nodes:
             if node.count > self.max_nodes_per_name:
                 continue
@@ -113,6 +125,7 @@ class EntityLinker:
 
     def exact_mentions(self, question: str, idx: NameIndex) -> list[EntityLink]:
         tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(question)]
+        opening = tokens[0][0] if tokens else 0
         found: list[EntityLink] = []
         for i in range(len(tokens)):
             for j in range(i, min(len(tokens), i + idx.max_tokens)):
@@ -126,12 +139,18 @@ class EntityLinker:
                         continue
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
                         continue
+                    if j == i and idx.names_schema(text) and question[start - 1 : start] not in _LEADING:
+                        continue  # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does)
                     s, e = start, start + len(text)
+                    # the capital a question opens with says nothing of a name: "List the top 5 ..." is no mention
+                    # of a node named "list"
+                    opens = s <= opening + 1 and text[1:] == text[1:].lower()
                     for name, labels, key in idx.by_lower[text.lower()]:
                         exact_case = surface(name) == text or name == text
-                        if not exact_case and text.islower():
+                        if not exact_case and (text.islower() or opens):
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
-                        score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if text[:1].isupper() else 0.0)
+                        capital = text[:1].isupper() and not opens
+                        score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if capital else 0.0)
                         number = (name, key) in idx.numbers
                         found.append(EntityLink(text, name, labels, key, score, "exact", (s, e), number))
         # longest / best-scoring first; a mention overlapping a better one is dropped

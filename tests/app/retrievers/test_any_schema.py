@@ -11,7 +11,7 @@ import pytest
 
 from app.container import Container
 from app.retrievers.free_cypher import schema_example, schema_text
-from app.retrievers.linking import EntityLinker
+from app.retrievers.linking import EntityLinker, NameIndex
 
 NS = "any_schema"
 COUNTRIES = ["Japan", "Brazil", "Norway", "Kenya"]
@@ -161,6 +161,27 @@ def test_a_number_is_never_linked_by_meaning() -> None:
     ("5.1", "4.5"), so spans without a letter are left to the exact index (which links a port stated as 9999)."""
     spans = EntityLinker.fallback_mentions("Find the top 5 switches by rack number in zone 4. in 'DC1' or '10.2'")
     assert "DC1" in spans and all(any(ch.isalpha() for ch in s) for s in spans), spans
+
+
+def test_the_capital_a_question_opens_with_and_schema_words_name_no_node() -> None:
+    """ "List the top 5 ..." is no mention of a tag named "list"; a name that opens a question in its own case still
+    links, and so does "list" itself where the question writes it as the node does. "The top 3 tags" is no mention
+    of a tag named "tags" where ``Tag`` is a label."""
+    idx = NameIndex()
+    for name in ("list", "Dune", "Gender"):
+        idx.by_lower[name.lower()] = [(name, ["Tag"], "name")]
+    linker = EntityLinker.__new__(EntityLinker)
+    said = lambda q: [x.name for x in linker.exact_mentions(q, idx)]  # noqa: E731
+    assert said("List the top 5 questions with the most answers") == []
+    assert said("Dune was written by whom?") == ["Dune"]
+    assert said("Which questions are tagged list?") == ["list"]
+    assert said("Which questions are tagged List?") == ["list"]  # a capital inside the question still links
+    assert said("which gender is most common?") == []
+    # a lower-case word that names the schema speaks of it, not of a node of that name (unless quoted)
+    idx.schema_words = frozenset({"tag", "uuid"})
+    idx.by_lower["tags"] = [("tags", ["Tag"], "name")]
+    assert said("What are the top 3 tags?") == [] and said("Which questions are tagged 'tags'?") == ["tags"]
+    assert said("Which questions are tagged list?") == ["list"]  # no schema word
 
 
 async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Container) -> None:
