@@ -1,7 +1,8 @@
 """A language as text2cypher reads it: the words and phrases of one lexicon file (``lexicons/<name>.toml``).
 
 The question stage (``question.py``) finds what a question states with these patterns, the reading stage
-(``reading.py``) writes a candidate's reading with these phrases, and the features read agent nouns and birth words
+(``reading.py``) writes a candidate's reading with these phrases (and ``tune``'s training questions with the frames
+of ``[questions]``), and the features read agent nouns and birth words
 from it. The mode's config names the lexicon (``modes.text2cypher.lexicon``: a bundled name such as ``en``, or a path
 to a file of the same keys).
 
@@ -23,6 +24,65 @@ from app.text2cypher.files import data_file
 BUNDLED = Path(__file__).parent / "lexicons"
 
 _CI = re.IGNORECASE
+
+
+@dataclass(frozen=True, eq=False)
+class Asking:
+    """How ``tune`` asks its training questions (the lexicon's ``[questions]`` table; ``reading.path_question``,
+    ``reading.shape_question``): frames and phrases, one drawn at random where there are several."""
+
+    path: tuple[str, ...]
+    outer: tuple[str, ...]
+    anchor: tuple[str, ...]
+    unknown_kind: tuple[str, ...]
+    plural: str
+    turn_back: dict[str, tuple[str, ...]]
+    shapes: dict[str, tuple[str, ...]]
+    words: dict[str, str]
+    pattern: dict[str, tuple[str, ...]]
+    filters: dict[str, tuple[str, ...]]
+    ops: dict[str, tuple[str, ...]]
+    having: dict[str, tuple[str, ...]]
+    aggregates: dict[str, tuple[str, ...]]
+
+
+ASKING_KEYS = {
+    "turn_back": ("in", "out"),
+    "shapes": ("list", "list_k", "count", "agg", "top", "group", "group_avg", "top_time", "top_linked",
+               "top_linked_time", "attr", "attr_pair", "common", "common_all", "attr_of", "agg_time"),
+    "words": ("highest", "lowest", "most", "fewest", "least", "average", "number_of"),
+    "pattern": ("leaves", "enters", "having_leaves", "having_enters", "quantity", "time_leaves", "time_enters",
+                "joined"),
+    "filters": ("exists_edge", "exists_own", "exists_linked", "decade", "between", "compared", "edge", "own",
+                "linked"),
+}  # fmt: skip
+"""The tables of ``[questions]`` and the keys each must have (the frames the code fills)."""
+
+
+def _asking(q: dict[str, Any]) -> Asking:
+    def options(v: Any) -> tuple[str, ...]:
+        out = (v,) if isinstance(v, str) else tuple(str(x) for x in v)
+        if not out:
+            raise ValueError("a frame list is empty")
+        return out
+
+    tables = {
+        t: {str(k): options(v) for k, v in dict(q[t]).items()}
+        for t in ("turn_back", "shapes", "pattern", "filters", "ops", "having", "aggregates")
+    }
+    for t, keys in ASKING_KEYS.items():
+        missing = [k for k in keys if k not in (q[t] if t == "words" else tables[t])]
+        if missing:
+            raise KeyError(f"questions.{t}: {', '.join(missing)}")
+    return Asking(
+        path=options(q["path"]),
+        outer=options(q["outer"]),
+        anchor=options(q["anchor"]),
+        unknown_kind=options(q["unknown_kind"]),
+        plural=str(q["plural"]),
+        words={str(k): str(v) for k, v in dict(q["words"]).items()},
+        **tables,
+    )
 
 
 @dataclass(frozen=True, eq=False)  # one per file (``load`` caches): compared and hashed by identity
@@ -58,6 +118,8 @@ class Lexicon:
     having_words: dict[str, str]
     aggregate_words: dict[str, str]
     """The reading's phrases for a condition's operator, a threshold and an aggregate."""
+    asking: Asking
+    """How ``tune`` phrases its training questions."""
 
     # derived patterns (``load``)
     compared: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -107,6 +169,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             op_words=dict(reading["ops"]),
             having_words=dict(reading["having"]),
             aggregate_words=dict(reading["aggregates"]),
+            asking=_asking(data["questions"]),
             compared=tuple(
                 (op, re.compile(r"(?:^|\W)(?:" + phrases + r")" + tail + "$", _CI))
                 for op, phrases in comparisons.items()

@@ -8,8 +8,9 @@ questions: the graph itself provides the training pairs (as TARGA and BYOKG do).
    of each length.
 3. **Answers**: each candidate runs; it is kept when it returns between 1 and ``max_answers`` distinct answers and
    not the same answers as a shorter candidate of the same anchor (that question would be ambiguous between them).
-4. **Questions**: each kept candidate's path is read as text (``app.retrievers.kg.read_path``, the reading the
-   cross-encoder scores) and put in one of a few generic question forms ("what are the ... ?", "name the ...").
+4. **Questions**: each kept candidate is asked in the words the retriever reads it in (``app.text2cypher.reading``:
+   ``path_question``, ``shape_question``: its reading, the reading the cross-encoder scores, in one of the generic
+   question frames of the lexicon's ``[questions]`` table, "what are the ... ?", "name the ...").
 4b. **Paraphrases** (``app.training.paraphrase``): a local instruction model rewrites a sample of the questions;
    a rewrite is kept when the retriever, by relevance alone, still ranks its query first for it, and then serves the
    other pairs of the same path pattern as a template.
@@ -45,15 +46,12 @@ from app.llm.catalog import resolve_local_model
 from app.llm.local import local_model_path
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import Settings
-from app.text import STOPWORDS, surface
-from app.text import identifier_words as words
-from app.text2cypher import lexicon
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.enumeration import anchor_labels
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.rank import RANKER_FILE
-from app.text2cypher.reading import read_path, shape_time_order, with_article
+from app.text2cypher.reading import path_question, shape_question
 from app.training.ranker import scored_groups, tuned_ranker
 
 HELD_MIN_PAIRS = 100
@@ -61,205 +59,9 @@ HELD_MIN_PAIRS = 100
 Progress = Callable[[str, int, int], None]
 """Told ``(stage, done, total)`` as a tuning run goes (``pairs``, then ``training`` steps)."""
 
-QUESTION_FORMS = (
-    "what is the {p}?",
-    "what are the {p}?",
-    "who is the {p}?",
-    "which are the {p}?",
-    "{p}?",
-    "name the {p}",
-    "list the {p}",
-    "tell me the {p}",
-)
-"""Generic English question frames around a path's reading."""
-OUTER_FORMS = (
-    "what {r} do the {p} have?",
-    "the {p}: what are their {r}?",
-    "for the {p}, list the {r}",
-    "{p}, {r}?",
-    "which {r} belong to the {p}?",
-)
-"""Frames that name the path's inner part first and its last relation (leaving the inner nodes) after it, so that a
-question ending in the first relation's words is not always a one-hop question."""
-ANCHOR_FORMS = ("what {r} does {p} have?", "{p}: what is its {r}?", "{p}'s {r}?")
-"""The same for a one-hop path (the inner part is the entity itself)."""
-TURN_BACK_FORMS = {
-    "in": (
-        "which {k} have the same {r} as {x}?",
-        "what other {k} share the {r} of {x}?",
-        "the {r} of {x} is also the {r} of which {k}?",
-        "{x} has the same {r} as which {k}?",
-    ),
-    "out": (
-        "which {k} are {r} of the same {v} as {x}?",
-        "who else is {r} of a {v} with {x}?",
-        "{x} is {r} of a {v} together with which {k}?",
-        "which {k} are also {r} of a {v} of {x}?",
-    ),
-}
-"""Frames for a path that ends by turning straight back along the relation it came by (``X -r-> v <-r- ?``: "in",
-the ones sharing X's r; ``X <-r- v -r-> ?``: "out", X's co-r's): users ask these as "same", "also", "else",
-"together", never as the path read hop by hop, which alone makes the tuned model prefer the path's one-hop
-prefix."""
-UNKNOWN_KIND = ("entity", "ones", "things")
-"""Words for the nodes a hop reaches when the graph gives them no label."""
 DEFAULT_PARAPHRASER = "catalog:qwen2.5-coder-0.5b-instruct"
 """The model that rewrites training questions when it has been fetched (``python -m app models fetch``); SmolLM2-135M
 answers with the question itself or with names, so without it no question is paraphrased."""
-
-
-def relation_phrase(rel_type: str, rng: random.Random) -> str:
-    """A relationship type in words, sometimes shortened to its content words or one of them (``HAS_GENRE`` →
-    "has genre" / "genre"; ``STARRED_ACTORS`` → "starred actors" / "starred" / "actors"): questions rarely
-    repeat a relation name verbatim, and the model should key on its meaning-bearing words."""
-    full = words(rel_type)
-    content = [w for w in full.split() if w not in STOPWORDS]
-    draw = rng.random()
-    if draw < 0.5 or not content:
-        return full
-    return " ".join(content) if draw < 0.75 else rng.choice(content)
-
-
-def verbalise(c: CandidateQuery, rng: random.Random) -> str:
-    """A question whose answer is what ``c`` returns: its path read as text (``read_path``, each relationship type
-    in words, shortened at random) in a random question frame; a path whose last hop leaves the inner nodes is
-    sometimes phrased inner part first ("the ones directed by X: what are their actors?")."""
-    said = {h.rel_type: relation_phrase(h.rel_type, rng) for h in c.hops}
-    hops = [(said[h.rel_type], h.direction, words(h.label) if h.label else rng.choice(UNKNOWN_KIND)) for h in c.hops]
-    phrases = read_path(surface(c.anchor.name or ""), hops)
-    last = c.hops[-1]
-    turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
-    if turns_back and c.hops[-2].direction != last.direction and rng.random() < 0.5:
-        return rng.choice(TURN_BACK_FORMS[last.direction]).format(
-            k=_plural(hops[-1][2], rng), r=said[last.rel_type], x=phrases[-3], v=hops[-2][2]
-        )
-    if last.direction == "out" and not turns_back and rng.random() < 0.4:
-        forms = OUTER_FORMS if len(c.hops) > 1 else ANCHOR_FORMS
-        return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
-    return rng.choice(QUESTION_FORMS).format(p=phrases[-1])
-
-
-SHAPE_FORMS = {
-    "list": ("which {K} {P}{F}?", "list the {K} {P}{F}", "find all {K} {P}{F}", "show the {K} {P}{F}"),
-    "list_k": ("list {k} {K} {P}{F}", "name the first {k} {K} {P}{F}", "give {k} {K} {P}{F}"),
-    "count": ("how many {K} {P}{F}?", "count the {K} {P}{F}", "what is the number of {K} {P}{F}?"),
-    "agg": ("what is the {a} {prop} of the {K} {P}{F}?", "{a} {prop} of {K} {P}{F}?"),
-    "top": ("which {k} {K} {P}{F} have the {hl} {prop}?", "list the top {k} {K} {P}{F} by {hl} {prop}"),
-    "group": ("which {K} {P}{F} has the {most} {O}?", "top {k} {K} {P}{F} by the {most} {O}"),
-    "group_avg": ("which {k} {K} {P}{F} have the {hl} average {prop}?", "top {k} {K} {P}{F} by average {prop}"),
-    "top_time": ("which {k} {K} {P}{F} are the {T}?", "list the {k} {T} {K} {P}{F}", "the top {k} {T} {K} {P}{F}"),
-    "top_linked": ("which {k} {K} {P}{F} have the {hl} {L} {prop}?", "top {k} {K} {P}{F} by the {hl} {L} {prop}"),
-    "top_linked_time": ("who are the {K} {PT}{F}?", "list the {k} {K} {PT}{F}", "the {k} {K} {PT}{F}"),
-    "attr": ("what are the {prop} of the {K} {P}{F}?", "list the {prop} of {K} {P}{F}", "{prop} of the {K} {P}{F}?"),
-    "attr_pair": ("list the {K} {P}{F} and their {prop}", "which {K} {P}{F}, with their {prop}?"),
-    "common": ("what are the {k} {C} common {prop} of {K} {P}{F}?", "the {k} {C} frequent {prop} among {K} {P}{F}"),
-    "common_all": ("what are the {C} common {prop} of {K} {P}{F}?", "{prop} of {K} {P}{F} by how often they occur"),
-    "attr_of": ("what is the {prop} of {N}?", "what {prop} does {N} have?", "{prop} of {N}?"),
-    "agg_time": ("what is the {prop} of the {T} {K} {P}{F}?", "when is the {prop} of the {T} {K} {P}{F}?"),
-}
-"""Generic English frames for the shapes of ``app.cypher.shapes`` (``{K}`` the kind asked about, ``{P}`` how it
-relates to the rest of the pattern, ``{F}`` its conditions)."""
-OP_PHRASES = {
-    ">": ("greater than", "above", "after", "more than", "over"),
-    "<": ("less than", "below", "before", "under"),
-    "=": ("equal to", "of", "exactly"),
-    "CONTAINS": ("containing", "that mentions", "with the word"),
-    "STARTS WITH": ("starting with", "that begins with"),
-}
-HAVING_PHRASES = {">": ("more than", "over"), ">=": ("at least", "no fewer than")}
-AGG_PHRASES = {"avg": ("average", "mean"), "max": ("highest", "maximum"), "min": ("lowest", "minimum"),
-               "sum": ("total", "sum of the")}  # fmt: skip
-
-
-def _plural(kind: str, rng: random.Random) -> str:
-    return kind if kind.endswith("s") or rng.random() < 0.3 else kind + "s"
-
-
-def _pattern_phrase(s: Shape, rng: random.Random) -> str:
-    """How the asked-about node relates to the other: "who produced a movie", "acted in by a person"."""
-    if not s.hops:
-        return ""
-    hop = s.hops[0]
-    rel = " and ".join(words(t) for t in (hop.rel_type, *s.also))
-    other = words(s.path.node_kind(3 - s.target)[0])
-    leaves = (hop.direction == "out") == (s.target == 1)
-    if s.having is not None:  # "who directed more than 2 movies", "acted in by at least 3 persons"
-        op, k = s.having
-        qty = f"{rng.choice(HAVING_PHRASES[op])} {k} {_plural(other, rng)}"
-        return rng.choice((f"who {rel} {qty}", f"that {rel} {qty}")) if leaves else f"{rel} by {qty}"
-    if leaves:
-        return rng.choice((f"who {rel} a {other}", f"that {rel} a {other}", f"{rel} some {other}"))
-    return rng.choice((f"{rel} by a {other}", f"that a {other} {rel}"))
-
-
-def _filter_phrase(s: Shape, f: Filter, rng: random.Random) -> str:
-    prop = f"number of {words(f.key)}" if f.sized else words(f.key)
-    if f.op == EXISTS:
-        has = with_article(prop)
-        if f.edge:
-            return f" where the {words(s.hops[f.var - 1].rel_type)} has {has}"
-        if f.var == s.target:
-            return rng.choice((f" with {has}", f" that have {has}"))
-        return f" with a {words(s.path.node_kind(f.var)[0])} that has {has}"
-    if f.op == "range":
-        lo, hi = f.value
-        value = f"in the {lo}s" if hi - lo == 10 and lo % 10 == 0 else f"between {lo} and {hi - 1}"
-    else:
-        shown = f"'{f.value}'" if isinstance(f.value, str) else str(f.value)
-        value = f"{rng.choice(OP_PHRASES[f.op])} {shown}"
-    if f.edge:
-        return f" where the {words(s.hops[f.var - 1].rel_type)} {prop} is {value}"
-    if f.var == s.target:
-        return rng.choice((f" with {prop} {value}", f" whose {prop} is {value}"))
-    return f" with a {words(s.path.node_kind(f.var)[0])} whose {prop} is {value}"
-
-
-def _linked_time_phrase(s: Shape, when: str, rng: random.Random) -> str:
-    """How the asked-about node relates to the node whose year orders it: "who directed the oldest movie",
-    "acted in by the youngest person"."""
-    hop = s.hops[0]
-    rel = words(hop.rel_type)
-    linked = words(s.path.node_kind(s.prop_var or 1)[0])
-    if (hop.direction == "out") == (s.target == 1):
-        return rng.choice((f"who {rel} the {when} {linked}", f"that {rel} the {when} {linked}"))
-    return f"{rel} by the {when} {linked}"
-
-
-def verbalise_shape(s: Shape, rng: random.Random) -> str:
-    """A question whose answer is what the shape returns, in a generic frame."""
-    kind = words(s.path.node_kind(s.target)[0])
-    form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
-    if s.prop_var is not None:  # ordered by a linked node's property: "which person directed the oldest movie"
-        form = "top_linked"
-    prop = words(s.prop or "")
-    if s.kind in ("attr", "common"):  # a property's values: "the birth years of ...", "the tagline of The Matrix"
-        form = "attr_pair" if s.paired else "attr_of" if s.anchor.name is not None and not s.hops else "attr"
-        form = ("common" if s.limit else "common_all") if s.kind == "common" else form
-        if s.prop_on is not None:
-            prop = f"{words(s.hops[s.prop_on - 1].rel_type)} {prop}"
-    order = shape_time_order(s)
-    if order is not None and rng.random() < 0.5:  # a year: "the 3 youngest persons", "the oldest movie"
-        form += "_time"
-    hl = "highest" if s.fn == "DESC" else "lowest"
-    text = rng.choice(SHAPE_FORMS[form]).format(
-        K=_plural(kind, rng) if s.kind != "group" else kind,
-        P=_pattern_phrase(s, rng),
-        F="".join(_filter_phrase(s, f, rng) for f in s.filters),
-        k=s.limit,
-        a=rng.choice(AGG_PHRASES.get(s.fn or "", ("average",))),
-        prop=prop,
-        N=surface(s.anchor.name or ""),
-        C="least" if s.fn == "ASC" else "most",
-        hl=hl,
-        most="most" if s.fn == "DESC" else "fewest",
-        O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng),
-        T=rng.choice(lexicon.load().time_words[order]) if order is not None else "",
-        L=words(s.path.node_kind(s.prop_var)[0]) if s.prop_var is not None else "",
-        PT=_linked_time_phrase(s, rng.choice(lexicon.load().time_words[order]), rng)
-        if order is not None and s.hops
-        else "",
-    )
-    return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")
 
 
 def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter | None:
@@ -332,7 +134,7 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
         first = [next(iter(row.values()), None) for row in rows]
         if not first or len(first) > 50 or all(v in (None, 0) for v in first):
             continue
-        out.append({"question": verbalise_shape(s, rng), "cypher": s.text, "hops": len(s.hops), "shape": s.kind})
+        out.append({"question": shape_question(s, rng, r.lex), "cypher": s.text, "hops": len(s.hops), "shape": s.kind})
     return out
 
 
@@ -371,7 +173,7 @@ async def anchor_pairs(
         seen.append(answers)
         out.append(
             {
-                "question": verbalise(c, rng),
+                "question": path_question(c, rng, r.lex),
                 "cypher": c.text,
                 "hops": len(c.hops),
                 "answers": len(answers),
@@ -399,7 +201,7 @@ async def _attribute_pair(
         return []
     if not any(next(iter(row.values()), None) is not None for row in rows):
         return []
-    return [{"question": verbalise_shape(s, rng), "cypher": s.text, "hops": 0, "shape": s.kind}]
+    return [{"question": shape_question(s, rng, r.lex), "cypher": s.text, "hops": 0, "shape": s.kind}]
 
 
 def by_hops(pairs: Sequence[dict[str, Any]]) -> dict[int, int]:

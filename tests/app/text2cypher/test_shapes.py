@@ -943,16 +943,16 @@ def test_tuning_states_values_and_list_sizes() -> None:
     """Tuning phrases a property's values, its most common values and a condition on a list's size in words."""
     import random
 
-    from app.training.selftune import verbalise_shape
+    from app.text2cypher.reading import shape_question
 
     rng = random.Random(5)
     critic = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
-    born = verbalise_shape(Shape(CandidateQuery(Anchor("Nadia Oss", "Author"), ()), 1, "attr", prop="born"), rng)
+    born = shape_question(Shape(CandidateQuery(Anchor("Nadia Oss", "Author"), ()), 1, "attr", prop="born"), rng, EN)
     assert "born" in born and "Nadia Oss" in born
-    tags = verbalise_shape(Shape(critic, 2, "common", prop="tags", prop_on=1, fn="DESC", limit=2, listed=True), rng)
+    tags = shape_question(Shape(critic, 2, "common", prop="tags", prop_on=1, fn="DESC", limit=2, listed=True), rng, EN)
     assert "most" in tags and "reviewed tags" in tags
     sized = Shape(critic, 2, "list", filters=(Filter(1, "tags", ">", 1, edge=True, sized=True),))
-    assert "number of tags" in verbalise_shape(sized, rng)
+    assert "number of tags" in shape_question(sized, rng, EN)
 
 
 def test_tuning_states_an_ordering_by_a_linked_node() -> None:
@@ -960,10 +960,10 @@ def test_tuning_states_an_ordering_by_a_linked_node() -> None:
     of the oldest book; never as "the oldest authors"."""
     import random
 
-    from app.training.selftune import verbalise_shape
+    from app.text2cypher.reading import shape_question
 
     by_book = Shape(WROTE, 1, "top", prop="published", fn="ASC", limit=1, prop_var=2, temporal=True)
-    said = {verbalise_shape(by_book, random.Random(i)) for i in range(40)}
+    said = {shape_question(by_book, random.Random(i), EN) for i in range(40)}
     assert any("the oldest book" in q or "the earliest book" in q for q in said)
     assert any("lowest book published" in q for q in said)
     assert not any(re.search(r"(oldest|earliest) authors?", q) for q in said)

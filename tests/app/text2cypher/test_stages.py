@@ -1,9 +1,11 @@
 """The stages of ``app.text2cypher`` alone: the lexicon is data (a word added to a file changes what a question
-states), the ranker is a file (its weights, and nothing else, decide the order), every feature is registered once
-and weighed by the bundled ranker, and ``ranker fit`` learns weights that put each question's positive first."""
+states, a frame edited there the questions ``tune`` asks), the ranker is a file (its weights, and nothing else,
+decide the order), every feature is registered once and weighed by the bundled ranker, and ``ranker fit`` learns
+weights that put each question's positive first."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from app.errors import InvalidInputError
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.question import question_literals
+from app.text2cypher.reading import path_question, shape_question
 from app.training.ranker import NAMES, Group, fit, hits_at_1, in_relevance_units, learn, save
 
 WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
@@ -39,6 +42,26 @@ def test_a_missing_or_broken_lexicon_is_a_clear_error(tmp_path: Path) -> None:
     broken.write_text('max_limit = 100\n[words]\nframe = ["list"]\n')
     with pytest.raises(InvalidInputError, match="incomplete or malformed"):
         lexicon.load(str(broken))
+
+
+def test_the_questions_tune_asks_are_data_too(tmp_path: Path) -> None:
+    shape = Shape(CandidateQuery(Anchor(None, "Book", "title"), ()), 1, "count")
+    en = lexicon.load()
+    frames = en.asking.shapes["count"]
+    said = {" ".join(f.format(K=k, P="", F="").split()).replace(" ?", "?") for f in frames for k in ("book", "books")}
+    assert shape_question(shape, random.Random(0), en) in said
+    text = (lexicon.BUNDLED / "en.toml").read_text()
+    old = 'count = ["how many {K} {P}{F}?", "count the {K} {P}{F}", "what is the number of {K} {P}{F}?"]'
+    assert old in text
+    (tmp_path / "mine.toml").write_text(text.replace(old, 'count = ["tally of {K}{P}{F}"]'))
+    mine = lexicon.load(str(tmp_path / "mine.toml"))
+    # a frame edited in the file is the question tune asks, read by no code change
+    assert shape_question(shape, random.Random(0), mine) == "tally of books"
+    path = CandidateQuery(Anchor("Dune", "Book", "title"), (Hop("WROTE", "in", "Author"),))
+    assert "Dune" in path_question(path, random.Random(0), mine)
+    (tmp_path / "short.toml").write_text(text.replace(old, ""))
+    with pytest.raises(InvalidInputError, match=r"questions\.shapes: count"):
+        lexicon.load(str(tmp_path / "short.toml"))
 
 
 def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() -> None:

@@ -15,15 +15,19 @@ from app.llm.adapters import adapter_dir, install_adapter, namespace_adapter
 from app.llm.local import LocalLLM
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
-from app.training.selftune import TURN_BACK_FORMS, anchor_of, build_pairs, tune, verbalise
+from app.text2cypher import lexicon
+from app.text2cypher.reading import path_question
+from app.training.selftune import anchor_of, build_pairs, tune
 from tests.conftest import SABLE, ingest_demo, make_settings
+
+EN = lexicon.load()
 
 
 def test_verbalised_questions_name_the_anchor_and_every_relation() -> None:
     c = CandidateQuery(Anchor("Curlew_Class", "Entity"), (Hop("DESIGNED_BY", "out", ""), Hop("BORN_IN", "out", "City")))
     rng = random.Random(0)
     for _ in range(20):
-        q = verbalise(c, rng)
+        q = path_question(c, rng, EN)
         assert "Curlew Class" in q and "designed" in q and "born" in q
 
 
@@ -34,8 +38,8 @@ def test_paths_that_turn_back_are_also_asked_as_sharing() -> None:
     )
     co = CandidateQuery(Anchor("Ossendale", "Entity"), (Hop("BUILT", "in", ""), Hop("BUILT", "out", "")))
     rng = random.Random(1)
-    for c, frames in ((shares, TURN_BACK_FORMS["in"]), (co, TURN_BACK_FORMS["out"])):
-        qs = [verbalise(c, rng) for _ in range(60)]
+    for c, frames in ((shares, EN.asking.turn_back["in"]), (co, EN.asking.turn_back["out"])):
+        qs = [path_question(c, rng, EN) for _ in range(60)]
         assert all(c.anchor.name.replace("_", " ") in q for q in qs)
         framed = [q for q in qs if any(q.startswith(f.split("{")[0]) and f.split("{")[0] for f in frames)]
         assert 10 <= len(framed) < 60  # about half: the plain reading stays in the training data too
