@@ -90,6 +90,9 @@ class Text2CypherTrace(CypherTrace):
     question names least)."""
     executed: list[ExecutedQuery] = Field(default_factory=list)
     """The queries that ran, in order, with their row counts or errors."""
+    ranker: str = ""
+    """The ranker that weighed the features: the configured one (``config.ranker``, ``default``), or ``namespace``
+    for the one ``tune`` installed beside the namespace's adapter."""
 
 
 class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
@@ -241,6 +244,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 ctx.degraded("llm", "llm", "text2cypher: no grounded LLM; candidates ranked by relevance alone")
             scoring = "relevance"
         own = self.ranker_for(adapter) if scoring == "combined" and e.features and rel is not None else None
+        if ctx is not None:
+            ctx.trace.ranker = "namespace" if own is not None else self.ranker.name
         if own is not None and not own.weights.get(LLM):  # tuning found no weight on the tuned LLM that did no harm
             scoring = "relevance"
         n = len(e.candidates)

@@ -160,4 +160,5 @@ def _summary(stats: dict[str, Any]) -> dict[str, Any]:
         "loss_last10": training.get("loss_last10"),
         "total_seconds": stats.get("total_seconds"),
         "adapter": stats.get("adapter"),
+        "ranker": stats.get("ranker"),
     }
