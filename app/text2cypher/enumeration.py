@@ -145,12 +145,24 @@ class Enumerator:
         if not anchors and (question is None or not cfg.shapes):
             return out
         relevance: list[float] | None = [] if question is not None else None
+        scored: dict[str, float] = {}
+        """The cross-encoder's score of each reading so far: a reading two candidates share is scored once."""
 
         async def add(cands: list[Any]) -> list[float] | None:
             """Read the candidates, score them with the cross-encoder, keep them."""
             nonlocal relevance
             texts = [reading(c, lex) for c in cands]
-            scores = await self.rerank(question, texts, ctx) if cands and question is not None else []
+            scores: list[float] | None = []
+            if cands and question is not None and relevance is not None:
+                fresh = list(dict.fromkeys(t for t in texts if t not in scored))
+                got = await self.rerank(question, fresh, ctx) if fresh else []
+                if got is None:
+                    scores = None
+                else:
+                    scored.update(zip(fresh, got, strict=True))
+                    scores = [scored[t] for t in texts]
+            elif cands and question is not None:  # the cross-encoder failed before: no relevance for any
+                scores = None
             out.candidates += cands
             out.readings += texts
             relevance = None if scores is None or relevance is None else relevance + scores
