@@ -28,6 +28,10 @@ class Text2CypherConfig(ModeConfig):
     """Deadline of one path's extension read; past it the path stays unextended and a warning says so. The reads of
     paths through nodes of many thousands of relationships took the graph's full query deadline each (9 s, several
     per question on the network graph) and rarely led anywhere a question goes."""
+    extension_budget_s: float = Field(3.0, gt=0, le=600)
+    """Time for all of a question's path extension reads together: a read that would start past it is not made (the
+    path stays unextended and a warning says so), and one that starts near it gets what is left. On the network
+    graph, anchors of high fan-out ('java', 'webserver') spent some 6 s in reads that timed out level after level."""
     scoring: Literal["auto", "combined", "llm", "relevance"] = "auto"
     """``relevance``: the ranker's score alone (the cross-encoder's relevance and the other features, weighed by
     ``ranker``; no LLM), the shallowest path within ``depth_margin`` of the best first; ``combined``: the LLM scores

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -44,6 +45,8 @@ from app.text2cypher.reading import example_text, reading, with_examples
 
 PREVIEW_ROWS = 10
 """Rows read per previewed candidate (rows are paths: one answer may fill several)."""
+MIN_READ_S = 0.05
+"""An extension read with less time than this left of the question's budget is not made."""
 
 
 class Progress(Protocol):
@@ -169,13 +172,17 @@ class Enumerator:
             return scores if question is not None else None
 
         level = [CandidateQuery(a, ()) for a in anchors]
+        deadline = time.monotonic() + cfg.extension_budget_s
         for _ in range(cfg.max_hops if level else 0):
             failed: list[CandidateQuery] = []
             with ctx.stage("candidate_enumeration"):
-                nxt = await self._extend(namespace, level, failed)
+                nxt = await self._extend(namespace, level, failed, deadline)
             if failed:
                 out.unextended += len(failed)
-                ctx.warn(f"text2cypher: {len(failed)} path(s) not extended: the graph read took too long")
+                ctx.warn(
+                    f"text2cypher: {len(failed)} path(s) not extended: the graph read took too long, or the "
+                    "question's time for extension reads was spent"
+                )
             room = cfg.max_candidates - len(out.candidates)
             if len(nxt) > room:
                 nxt, out.truncated = nxt[: max(0, room)], True
@@ -279,22 +286,27 @@ class Enumerator:
         return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
 
     async def _extend(
-        self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery]
+        self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery], deadline: float
     ) -> list[CandidateQuery]:
         """Every path of ``level`` extended by each relationship type and direction leaving its end nodes; a path
-        whose extension read fails (past the query deadline, over the memory cap) goes to ``unextended``."""
+        whose extension read fails (past the query deadline, over the memory cap) or would start after ``deadline``
+        (``time.monotonic()``; the question's ``extension_budget_s``) goes to ``unextended``."""
         sem = asyncio.Semaphore(8)
         display = await self.display(namespace)
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
             async with sem:
+                left = deadline - time.monotonic()
+                if left <= MIN_READ_S:
+                    unextended.append(c)
+                    return []
                 try:
                     rows = await self.graph.read(
                         namespace,
                         c.extension_query(display),
                         {"nodes": self.config.extension_nodes},
                         max_rows=100_000,
-                        timeout_s=self.config.extension_timeout_s,
+                        timeout_s=min(self.config.extension_timeout_s, left),
                     )
                 except (DependencyError, QueryRejectedError):  # too slow or too big: the path stays as it is
                     unextended.append(c)

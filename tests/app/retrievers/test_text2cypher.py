@@ -3,8 +3,10 @@ random weights, and the HTTP mode."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +17,7 @@ from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
+from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2CypherTrace
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher.answer_form import answer_form
@@ -87,6 +90,32 @@ async def test_the_expand_beam_bounds_enumeration(t2c: Text2CypherRetriever, mon
     paths = [{c.text for c in e.candidates if isinstance(c, CandidateQuery)} for e in (full, narrow)]
     assert narrow.unextended > 0 and len(paths[1]) < len(paths[0])
     assert paths[1] <= paths[0] and SABLE in paths[1]
+
+
+async def test_path_extensions_keep_to_the_question_budget(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Extension reads share one budget per question: once it is spent, no further read is made (the paths stay
+    candidates, unextended, and a warning says so); the paths found before stay."""
+    graph = t2c.enumerator.graph
+    read = graph.read
+    made: list[float] = []
+
+    async def slow(namespace: str, query: str, *args: Any, **kwargs: Any) -> Any:
+        if " AS out" in query:  # an extension read: a graph that takes its time
+            made.append(kwargs["timeout_s"])
+            await asyncio.sleep(0.3)
+        return await read(namespace, query, *args, **kwargs)
+
+    monkeypatch.setattr(graph, "read", slow)
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"extension_budget_s": 0.4}))
+    ctx = RunContext(mode="text2cypher", trace=Text2CypherTrace())
+    t0 = time.monotonic()
+    e = await t2c.enumerate("demo", "Which manufacturer built the Sable Class?", ctx)
+    assert time.monotonic() - t0 < 5
+    assert made and all(t <= 0.4 for t in made) and e.unextended > 0
+    assert any("not extended" in w for w in ctx.warnings)
+    assert SABLE in {c.text for c in e.candidates}  # the one-hop path, read within the budget
 
 
 async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
