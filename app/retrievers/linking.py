@@ -107,7 +107,8 @@ class EntityLinker:
         # the values of categorical properties name the nodes that hold them ("suppliers in Japan")
         nodes += await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
         terms = [*profile.labels, *profile.relationships]
-        terms += [k for p in (*profile.labels.values(), *profile.relationships.values()) for k in p.properties]
+        terms += [k for lp in profile.labels.values() for k in lp.properties]
+        terms += [k for rp in profile.relationships.values() for k in rp.properties]
         idx = NameIndex(schema_words=frozenset(w for t in terms for w in term_words(t)))
         for node in nodes:
             if node.count > self.max_nodes_per_name:
