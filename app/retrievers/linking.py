@@ -106,10 +106,7 @@ class EntityLinker:
         nodes = await named_nodes(self.graph, namespace, profile, max_rows=self.max_index_rows, timeout_s=120)
         # the values of categorical properties name the nodes that hold them ("suppliers in Japan")
         nodes += await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
-        terms = [*profile.labels, *profile.relationships]
-        terms += [k for lp in profile.labels.values() for k in lp.properties]
-        terms += [k for rp in profile.relationships.values() for k in rp.properties]
-        idx = NameIndex(schema_words=frozenset(w for t in terms for w in term_words(t)))
+        idx = NameIndex(schema_words=frozenset(w for t in profile.terms() for w in term_words(t)))
         for node in nodes:
             if node.count > self.max_nodes_per_name:
                 continue

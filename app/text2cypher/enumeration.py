@@ -148,24 +148,25 @@ class Enumerator:
         if not anchors and (question is None or not cfg.shapes):
             return out
         relevance: list[float] | None = [] if question is not None else None
-        scored: dict[str, float] = {}
-        """The cross-encoder's score of each reading so far: a reading two candidates share is scored once."""
+        scored: dict[str, float] = {}  # each reading's score so far: a reading two candidates share is scored once
+
+        async def score(question: str, texts: list[str]) -> list[float] | None:
+            """The cross-encoder's score of each text (None when it failed)."""
+            fresh = list(dict.fromkeys(t for t in texts if t not in scored))
+            got = await self.rerank(question, fresh, ctx) if fresh else []
+            if got is None:
+                return None
+            scored.update(zip(fresh, got, strict=True))
+            return [scored[t] for t in texts]
 
         async def add(cands: list[Any]) -> list[float] | None:
-            """Read the candidates, score them with the cross-encoder, keep them."""
+            """Read the candidates, score them with the cross-encoder, keep them. Once it has failed, it is not
+            asked again: no candidate has a relevance."""
             nonlocal relevance
             texts = [reading(c, lex) for c in cands]
             scores: list[float] | None = []
-            if cands and question is not None and relevance is not None:
-                fresh = list(dict.fromkeys(t for t in texts if t not in scored))
-                got = await self.rerank(question, fresh, ctx) if fresh else []
-                if got is None:
-                    scores = None
-                else:
-                    scored.update(zip(fresh, got, strict=True))
-                    scores = [scored[t] for t in texts]
-            elif cands and question is not None:  # the cross-encoder failed before: no relevance for any
-                scores = None
+            if cands and question is not None:
+                scores = await score(question, texts) if relevance is not None else None
             out.candidates += cands
             out.readings += texts
             relevance = None if scores is None or relevance is None else relevance + scores

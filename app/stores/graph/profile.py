@@ -174,6 +174,12 @@ class SchemaProfile:
                 counts[prof.display] += max(prof.count, 1)
         return tuple(sorted(counts, key=lambda k: (-counts[k], k)))
 
+    def terms(self) -> list[str]:
+        """Every label, relationship type and property key the profile names (a key once per owner)."""
+        props = [k for lp in self.labels.values() for k in lp.properties]
+        props += [k for rp in self.relationships.values() for k in rp.properties]
+        return [*self.labels, *self.relationships, *props]
+
     def by_specificity(self) -> list[LabelProfile]:
         """The labels, most specific (fewest nodes) first: a node of several labels reads as the first it has."""
         return sorted(self.labels.values(), key=lambda p: (p.count, p.label))
