@@ -35,7 +35,7 @@ themselves, or (a ``list`` whose ``also`` links two nodes twice) both nodes' dis
 by: the display value (scored) or the node."""
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
-TEXT_OPS = ("=", "CONTAINS", "STARTS WITH")
+TEXT_OPS = ("=", "CONTAINS", "STARTS WITH", "ENDS WITH")
 HAVING_OPS = (">", ">=")
 """How a threshold on a count compares: "more than", "at least"."""
 MOD = "divisible by"
@@ -43,6 +43,8 @@ MOD = "divisible by"
 year divisible by 10"): ``x.p % value = 0``."""
 EXISTS = "IS NOT NULL"
 """The operator of a condition that only asks for the property to be there ("movies with a tagline")."""
+ABSENT = "IS NULL"
+"""The operator of a condition that asks for the property not to be there ("questions without an accepted answer")."""
 
 
 def _element(name: str, edge: bool) -> str:
@@ -70,21 +72,24 @@ def property_profile_query(name: str, key: str, *, edge: bool = False) -> str:
 
 def text_match_query(name: str, key: str, *, edge: bool = False, is_list: bool = False) -> str:
     """Whether some node of label ``name`` (``edge``: relationship of type ``name``) has ``key`` equal to, starting
-    with, or containing ``$s`` (``is_list``: some element of the list property does)."""
+    with, ending with, or containing ``$s`` (``is_list``: some element of the list property does)."""
     v = f"n.{ident(key, 'property')}"
     if is_list:
         return (
             f"{_element(name, edge)} WHERE any(e IN {v} WHERE e CONTAINS $s) "
-            f"RETURN sum(CASE WHEN $s IN {v} THEN 1 ELSE 0 END) AS eq, 0 AS starts, count(n) AS contains"
+            f"RETURN sum(CASE WHEN $s IN {v} THEN 1 ELSE 0 END) AS eq, 0 AS starts, 0 AS ends, count(n) AS contains"
         )
     return (
         f"{_element(name, edge)} WHERE {v} CONTAINS $s "
         f"RETURN sum(CASE WHEN {v} = $s THEN 1 ELSE 0 END) AS eq, "
-        f"sum(CASE WHEN {v} STARTS WITH $s THEN 1 ELSE 0 END) AS starts, count(n) AS contains"
+        f"sum(CASE WHEN {v} STARTS WITH $s THEN 1 ELSE 0 END) AS starts, "
+        f"sum(CASE WHEN {v} ENDS WITH $s THEN 1 ELSE 0 END) AS ends, count(n) AS contains"
     )
 
 
-def _literal(value: float | int | str) -> str:
+def _literal(value: float | int | str | bool) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, str):
         return cypher_string(value)
     if isinstance(value, float) and value.is_integer():
@@ -106,10 +111,10 @@ def _column(key: str) -> str:
 @dataclass(frozen=True)
 class Filter:
     """A condition on a property of the pattern's node ``x{var}`` (``edge``: of its relationship ``r{var}``, the
-    ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, ``range`` (``lo <= v < hi``, ``value``
-    a pair), ``MOD`` (a multiple of ``value``), or ``EXISTS`` (the property is there; ``value`` None). ``listed``:
-    the property holds a list, and the condition holds for one of its elements; ``sized``: it compares how many
-    elements the list holds."""
+    ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, ``ENDS WITH``, ``range`` (``lo <= v <
+    hi``, ``value`` a pair), ``MOD`` (a multiple of ``value``), ``EXISTS`` (the property is there; ``value`` None), or
+    ``ABSENT`` (it is not). ``value`` is a bool for a boolean property (``=`` only). ``listed``: the property holds a
+    list, and the condition holds for one of its elements; ``sized``: it compares how many elements the list holds."""
 
     var: int
     key: str
@@ -126,10 +131,10 @@ class Filter:
             if self.op not in (*NUMBER_OPS, ">=", "<="):
                 raise ValueError(f"unknown filter operator {self.op!r} on a list's size")
             return f"size({v}) {self.op} {_literal(self.value)}"
-        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range", MOD, EXISTS):
+        if self.op not in NUMBER_OPS + TEXT_OPS + (">=", "<=", "range", MOD, EXISTS, ABSENT):
             raise ValueError(f"unknown filter operator {self.op!r}")
-        if self.op == EXISTS:
-            return f"{v} {EXISTS}"
+        if self.op in (EXISTS, ABSENT):
+            return f"{v} {self.op}"
         if self.op == MOD:
             return f"{v} % {int(self.value)} = 0"
         if self.listed:

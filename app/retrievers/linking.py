@@ -31,6 +31,7 @@ from app.text2cypher.words import stem_match, term_words
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
 _LEADING = "\"'(["
+_CAPITALISED = re.compile(r"\b[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|la|von|van)?\s*[A-Z0-9][\w'&.-]*)*")
 
 
 @dataclass
@@ -164,11 +165,20 @@ class EntityLinker:
         return chosen
 
     @staticmethod
-    def fallback_mentions(question: str) -> list[str]:
+    def fallback_mentions(question: str, idx: NameIndex | None = None) -> list[str]:
+        """The spans the vector fallback looks up: quoted text, capitalised spans (not one capitalised word the
+        question opens with, "List ...", nor one that names a schema word, "Tags", in ``idx``), else the question's
+        content words."""
         quoted = re.findall(r"\"([^\"]+)\"|'([^']{2,})'", question)
         spans = [a or b for a, b in quoted]
-        caps = re.findall(r"(?:\b[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|la|von|van)?\s*[A-Z0-9][\w'&.-]*)*)", question)
-        spans += [c for c in caps if c.lower() not in STOPWORDS]
+        opening = len(question) - len(question.lstrip())
+        caps = [
+            m
+            for m in re.finditer(_CAPITALISED, question)
+            if m.group(0).lower() not in STOPWORDS
+            and not (" " not in m.group(0) and (m.start() == opening or (idx and idx.names_schema(m.group(0).lower()))))
+        ]
+        spans += [m.group(0) for m in caps]
         if not spans:
             words = [w for w in re.findall(r"[\w'-]+", question) if w.lower() not in STOPWORDS]
             spans = [" ".join(words)] if words else []
@@ -194,7 +204,7 @@ class EntityLinker:
             return mentions
         coll = collection_name(namespace, "entities")
         out: list[EntityLink] = []
-        for mention in self.fallback_mentions(question)[:limit]:
+        for mention in self.fallback_mentions(question, idx)[:limit]:
             vec = await self.embedder.embed_one(mention)
             for hit in await self.vectors.search(coll, vec, top_k=self.per_mention):
                 if hit.score < self.min_vector_score:

@@ -21,9 +21,10 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     ("... and their ratings") keeps the display values. A list of what two relationships link ("who acted in and
     directed the same movie") returns both ends of the pair, unless the question asks for names; and so does one
     that asks for the other end beside each answer ("... and what are those movies?"). An ordering returns
-    the nodes only when the question does not name the property it orders by ("the 5 most recent movies"; not "...
-    by release year"), which it would then expect to see, and where the property dates no birth ("the oldest
-    people" compares ages: each name with the birth year). Most/fewest (``group``) always group by the node, not by
+    the nodes ("the 5 most recent movies", "the top 5 questions with the highest view count"), unless the question
+    ranks "by" the property ("the top 3 processes by PID": each with it, ``lits.ranked_by``) or the property dates a
+    birth ("the oldest people" compares ages: each name with the birth year); where it asks for names (or the display
+    property by its words), the names alone, in that order. Most/fewest (``group``) always group by the node, not by
     the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
     when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
     Keanu Reeves in The Matrix": the roles alone). A list of the first k (or top k) of a kind with a year of its
@@ -49,18 +50,19 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
         return c if named else replace(c, paired=True)
     if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2):
         return c if lits.asks_names else replace(c, form="pairs")  # also for "... and what are those movies?"
-    if lits.asks_names or lits.asks_more:
+    names = lits.asks_names or (isinstance(c, Shape) and display_asked(c, lits))
+    if names and not lits.asks_more and isinstance(c, Shape) and ranks_own(c, lits):
+        # "what are the titles of the top 5 questions with the highest view count": the first 5 in that order, their
+        # display values alone
+        assert c.prop is not None
+        return replace(c, kind="list", ordered=(c.prop, "ASC" if c.fn == "ASC" else "DESC"), prop=None, fn=None)
+    if names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):
         return c if lits.asks_who or lits.asks_which else replace(c, nodes=True)
     if c.kind == "list" and c.having is None:
         return c if lits.asks_who or (lits.asks_which and c.hops) else replace(c, form="nodes")
-    if (
-        c.kind == "top"
-        and c.owns_prop(c.target)
-        and not lits.asks_who
-        and not lits.match.named(c.prop or "", lits.words)
-    ):
+    if ranks_own(c, lits) and not lits.asks_who:
         return (
             c if lits.match.dates_birth(c.prop or "") else replace(c, form="nodes")
         )  # "the oldest people": names and years
@@ -70,8 +72,27 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
 def shows(c: Shape, f: Filter, lits: QuestionLiterals) -> bool:
     """Whether a list shows the value its condition ``f`` matched part of (quoted text the question matches on part
     of a value: ``lits.partial``), a property of the answer itself or of the relationship that reaches it."""
-    if f.op not in ("CONTAINS", "STARTS WITH") or f.listed or f.value not in lits.partial:
+    if f.op not in ("CONTAINS", "STARTS WITH", "ENDS WITH") or f.listed or f.value not in lits.partial:
         return False
     if not f.edge and f.var == c.target and f.key == c.path.node_kind(c.target)[1]:
         return False  # the display value it matched part of is the answer's own column already
     return c.target in (f.var, f.var + 1) if f.edge else f.var == c.target
+
+
+def ranks_own(c: Shape, lits: QuestionLiterals) -> bool:
+    """A ``top`` by the target's own property (not the size of a list) that the question does not rank "by" ("the
+    top 3 processes by PID" shows each PID)."""
+    return (
+        c.kind == "top"
+        and c.owns_prop(c.target)
+        and not c.sized
+        and c.limit is not None
+        and not lits.match.named(c.prop or "", lits.ranked_by)
+    )
+
+
+def display_asked(c: Shape, lits: QuestionLiterals) -> bool:
+    """Whether the question asks for the answers' display property by its own words, as "names" asks for names
+    ("what are the IPs of the switches ...": ``ip``; the lexicon's ``value_asked``)."""
+    key = c.path.node_kind(c.target)[1]
+    return bool(key) and lits.lex.value_asked(key).search(lits.said) is not None

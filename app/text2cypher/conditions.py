@@ -1,7 +1,9 @@
-"""The conditions a question's constants allow on a graph's nodes and relationships: a number on a property whose
-range holds it (with the comparison the question states), a decade or span on a numeric property, a year on a date
-held as text or as Unix time, a divisor, quoted text some value equals, starts with or contains, a property some nodes
-lack that the question names, how many elements a list holds. :func:`filters_for` places them on a shape's nodes.
+"""The conditions a question's constants allow on a graph's nodes and relationships: a number on a property whose range
+holds it (with the comparison the question states), a decade or span on a numeric property, a year on a date held as
+text or as Unix time, a divisor, quoted text some value equals (or, where the question says it is part of a value,
+starts with, ends with or contains), a property some nodes lack that the question names (or, negated, says is missing),
+a boolean property it names (true, or false where negated), zero where a negation governs a count's words, how many
+elements a list holds. :func:`filters_for` places them on a shape's nodes.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from app.cypher.shapes import EXISTS, MOD, NUMBER_OPS, Filter, Shape, text_match_query
+from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, Filter, Shape, text_match_query
 from app.stores.graph.base import GraphStore
 from app.stores.graph.profile import year_start
 from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
@@ -40,7 +42,12 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
         q = text_match_query(p.label, p.key, edge=edge, is_list=listed)
         rows = await graph.read(namespace, q, {"s": s})
         r = rows[0] if rows else {}
-        ops = [("=", r.get("eq")), ("STARTS WITH", r.get("starts")), ("CONTAINS", r.get("contains"))]
+        # quoted text is a whole value ("the user with the display name 'X'") unless the question says it is part
+        # of one ("a title containing 'neo4j'", "a name ending in 'son'"; ``lits.partial``)
+        if s in lits.partial:
+            ops = [("STARTS WITH", r.get("starts")), ("ENDS WITH", r.get("ends")), ("CONTAINS", r.get("contains"))]
+        else:
+            ops = [("=", r.get("eq"))]
         return [Filter(0, p.key, op, s, listed=listed) for op, n in ops if n]
 
     years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
@@ -64,15 +71,32 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
                 conds += [year_filter(p, op, y) for y in held for op in ops(y, lits)]
         found = await asyncio.gather(*(textops(p, s, element[1]) for p in prof.text() for s in texts))
         conds += [c for group in found for c in group]
-        conds += [
-            Filter(0, p.key, EXISTS, None) for p in prof.properties if p.partial and lits.match.named(p.key, lits.words)
-        ]
+        conds += stated(prof.properties, lits)
         for p in prof.properties:  # how many elements a list holds ("more than 3 roles")
             if p.kind == "list" and p.hi is not None:
                 most = max(2 * p.hi, 10)
                 counts = [v for v in lits.numbers if float(v).is_integer() and 0 <= v <= most]
                 conds += [Filter(0, p.key, op, num(v), sized=True) for v in counts for op in ops(v, lits)]
         out[element] = conds
+    return out
+
+
+def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
+    """The conditions the question's words state without a constant: a property some nodes lack is there where
+    its words name it ("movies with a tagline") and missing where a negation governs them ("questions without an
+    accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted"); a
+    number that can be zero is zero where a negation governs its words ("questions with no answers")."""
+    m, said, negated = lits.match, lits.affirmed, lits.negated
+    out: list[Condition] = []
+    for p in props:
+        yes, no = m.named(p.key, said), bool(negated) and m.named(p.key, negated)
+        if p.kind == "bool":
+            out += [Filter(0, p.key, "=", v) for v, named in ((True, yes), (False, no)) if named]
+            continue
+        if p.partial:
+            out += [Filter(0, p.key, op, None) for op, named in ((EXISTS, yes), (ABSENT, no)) if named]
+        if no and p.kind == "number" and p.lo is not None and p.hi is not None and p.lo <= 0 <= p.hi:
+            out.append(Filter(0, p.key, "=", 0))
     return out
 
 
@@ -126,9 +150,11 @@ def filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
 
 
 def redundant(f: Filter, g: Filter) -> bool:
-    """Whether condition ``f`` adds nothing to ``g`` or takes the same constant again: a property that has a value
-    condition is there already."""
-    if f.value is not None and f.value == g.value:
+    """Whether condition ``f`` adds nothing to ``g``, takes the same constant again, or cannot hold beside it: a
+    property that has a value condition is there already (and cannot be missing), and equals one value only."""
+    if f.value is not None and type(f.value) is type(g.value) and f.value == g.value:
         return True
     same = (f.var, f.key, f.edge) == (g.var, g.key, g.edge)
-    return same and EXISTS in (f.op, g.op)
+    # one value cannot equal two ("tagged with both 'neo4j' and 'cypher'" is two tags, not one of both names)
+    both_equal = f.op == g.op == "=" and not (f.listed or f.sized or g.listed or g.sized)
+    return same and (bool({EXISTS, ABSENT} & {f.op, g.op}) or both_equal)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.cypher.candidates import CandidateQuery
-from app.cypher.shapes import EXISTS, MOD, Shape
+from app.cypher.shapes import ABSENT, EXISTS, MOD, Shape
 from app.text2cypher.question import BOUNDS, QuestionLiterals
 from app.text2cypher.reading import shape_time_order
 from app.text2cypher.words import schema_terms, term_words
@@ -94,7 +94,7 @@ def constants_used(f: Facts) -> int:
             lo, hi = flt.value
             values.add(lo)
             values.update([hi - 1] if hi - 1 in lits.numbers else [])
-        elif flt.op not in (EXISTS, MOD):
+        elif flt.op not in (EXISTS, ABSENT, MOD) and not isinstance(flt.value, bool):
             values.add(flt.value)
     used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
     used += sum(1 for flt in c.filters if flt.op == MOD and flt.value in lits.divisors)
@@ -298,3 +298,21 @@ def label_anchored(f: Facts) -> int:
     c = f.candidate
     path = c if isinstance(c, CandidateQuery) else c.path
     return int(path.anchor.name is None)
+
+
+@feature("quoted_kind", FOR)
+def quoted_kind(f: Facts) -> int:
+    """How many of the question's quoted constants the candidate holds on a node (relationship) whose label (type)
+    the words right around the quote name ("processes that depend on the service named 'java'": the service's
+    name, not a process's; "machines in rack 'R-1'": the rack's)."""
+    c, lits = f.candidate, f.lits
+    if not lits.beside:
+        return 0
+    path = c if isinstance(c, CandidateQuery) else c.path
+    held: list[tuple[str, str]] = [(a.name, a.label) for a in (path.anchor, path.end) if a is not None and a.name]
+    if isinstance(c, Shape):
+        for flt in c.filters:
+            if isinstance(flt.value, str):
+                kind = c.hops[flt.var - 1].rel_type if flt.edge else c.path.node_kind(flt.var)[0]
+                held.append((flt.value, kind))
+    return sum(1 for value, kind in held if kind and lits.match.named(kind, lits.beside.get(value, [])))

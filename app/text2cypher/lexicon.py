@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import InvalidInputError
+from app.text import identifier_words
 from app.text2cypher.files import data_file
 
 BUNDLED = Path(__file__).parent / "lexicons"
@@ -54,7 +55,7 @@ ASKING_KEYS = {
     "pattern": ("leaves", "enters", "having_leaves", "having_enters", "quantity", "time_leaves", "time_enters",
                 "joined"),
     "filters": ("exists_edge", "exists_own", "exists_linked", "decade", "between", "compared", "edge", "own",
-                "linked"),
+                "linked", "absent_edge", "absent_own", "absent_linked", "flag_edge", "flag_own", "flag_linked"),
 }  # fmt: skip
 """The tables of ``[questions]`` and the keys each must have (the frames the code fills)."""
 
@@ -104,6 +105,8 @@ class Lexicon:
     """How a noun for the doer of a verb ends."""
     agent_suffixes: tuple[str, ...]
     """What turns a verb into the noun for its doer (``agent_endings`` and the lexicon's extra suffixes)."""
+    copulas: frozenset[str]
+    """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     time_words: dict[str, tuple[str, ...]]
     """Superlatives that order by a point in time, per direction (``DESC``: the latest first)."""
     order_words: dict[str, tuple[str, ...]]
@@ -120,6 +123,8 @@ class Lexicon:
     """The reading's phrases for a condition's operator, a threshold and an aggregate."""
     asking: Asking
     """How ``tune`` phrases its training questions."""
+    value_asked_frame: str
+    """A pattern with ``{key}``: where a question asks for a property's values by its words."""
 
     # derived patterns (``load``)
     compared: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -134,6 +139,21 @@ class Lexicon:
 
     def pattern(self, name: str) -> re.Pattern[str]:
         return self.patterns[name]
+
+    def value_asked(self, key: str) -> re.Pattern[str]:
+        """Where a question asks for the values of property ``key`` by its words (``value_asked``, ``{key}`` the
+        key's words: "the IPs of ...", "and their IPs")."""
+        return _value_asked(self.value_asked_frame, key)
+
+
+READING_OPS = (">", "<", "=", ">=", "<=", "CONTAINS", "STARTS WITH", "ENDS WITH", "IS NULL", "NOT")
+"""The keys ``[reading.ops]`` must have: each condition operator's words, and the word that negates a flag."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _value_asked(frame: str, key: str) -> re.Pattern[str]:
+    spoken = r"\s+".join(re.escape(w) for w in identifier_words(key).split())
+    return re.compile(frame.replace("{key}", f"(?:{spoken})"), _CI)
 
 
 def _alternation(phrases: tuple[str, ...]) -> str:
@@ -150,6 +170,9 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
         order_words = {d: tuple(ws) for d, ws in data["order"].items()}
         patterns = {str(k): re.compile(str(v), _CI) for k, v in pat.items()}
         tail = str(pat["compared_tail"])
+        missing = [k for k in READING_OPS if k not in reading["ops"]]
+        if missing:
+            raise KeyError(f"reading.ops: {', '.join(missing)}")
         endings = tuple(w["agent_endings"])
         return Lexicon(
             name=name,
@@ -161,6 +184,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             birth=tuple(w["birth"]),
             agent_endings=endings,
             agent_suffixes=(*w["agent_suffixes"], *endings),
+            copulas=frozenset(w["copulas"]),
             time_words=time_words,
             order_words=order_words,
             comparisons=comparisons,
@@ -170,6 +194,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             having_words=dict(reading["having"]),
             aggregate_words=dict(reading["aggregates"]),
             asking=_asking(data["questions"]),
+            value_asked_frame=str(pat["value_asked"]),
             compared=tuple(
                 (op, re.compile(r"(?:^|\W)(?:" + phrases + r")" + tail + "$", _CI))
                 for op, phrases in comparisons.items()

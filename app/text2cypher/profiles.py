@@ -24,8 +24,8 @@ class Property:
     label: str
     key: str
     kind: str
-    """``number``, ``text``, ``date`` (text that reads as an ISO date: "1996-07-04"), or ``list`` (a list of
-    text)."""
+    """``number``, ``text``, ``date`` (text that reads as an ISO date: "1996-07-04"), ``list`` (a list of text), or
+    ``bool``."""
     lo: float | None = None
     hi: float | None = None
     """A number's least and greatest value; a list's fewest and most elements (in the sample read)."""
@@ -75,6 +75,10 @@ class LabelProfile:
     def ordered(self) -> list[Property]:
         """What an ordering can rank by: numbers, and dates as text (ISO text sorts as time does)."""
         return [p for p in self.properties if p.kind in ("number", "date")]
+
+    def flags(self) -> list[Property]:
+        """Its boolean properties ("answers that were accepted")."""
+        return [p for p in self.properties if p.kind == "bool"]
 
     def text(self) -> list[Property]:
         return [p for p in self.properties if p.kind in ("text", "list", "date")]
@@ -140,7 +144,9 @@ class PropertyProfiles:
             p = prof[0]
             values = p.get("sample") or []
             part = p["c"] < (p.get("total") or 0)
-            if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            if values and all(isinstance(v, bool) for v in values):
+                props.append(Property(name, key, "bool", values=tuple(values), partial=part))
+            elif values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
                 props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values), part))
             elif values and all(value_kind(v) == "date" for v in values):
                 props.append(Property(name, key, "date", values=tuple(values), partial=part))

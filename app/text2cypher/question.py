@@ -20,6 +20,14 @@ _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
 
 
+BESIDE_WORDS = 2
+"""How many content words before a quoted text may say what kind of thing it names ("the service named 'java'")."""
+RANKED_BY_WORDS = 3
+"""How many words after "by" may name what a ranking goes by ("by the number of views")."""
+NEGATION_SCOPE = 3
+"""The most content words a negation governs ("never asked a question": "asked", "question")."""
+
+
 @dataclass
 class QuestionLiterals:
     numbers: list[float] = field(default_factory=list)
@@ -42,8 +50,16 @@ class QuestionLiterals:
     """The words of that phrase, after M."""
     at_least: bool = False
     """Whether a threshold includes its number ("at least 3", "3 or more"): ``>=`` rather than ``>``."""
+    said: str = ""
+    """The question outside its quoted text."""
     words: list[str] = field(default_factory=list)
     """The question's content words (a property they name and some nodes lack is a condition: ``EXISTS``)."""
+    ranked_by: list[str] = field(default_factory=list)
+    """The words right after "by" ("based on", ...; the lexicon's ``ranked_by``): a ranking by the property they
+    name shows it beside each answer ("the top 3 processes by PID"; ``answer_form``)."""
+    negated: list[str] = field(default_factory=list)
+    """The content words a negation governs ("accepted", "answer" in "questions without an accepted answer"; the
+    lexicon's ``negation`` up to ``negation_end``): a property they name is false, missing or zero (``conditions``)."""
     heads: list[str] = field(default_factory=list)
     """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
     someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
@@ -103,6 +119,9 @@ class QuestionLiterals:
     divisors: list[int] = field(default_factory=list)
     """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
     condition or limit takes them."""
+    beside: dict[str, list[str]] = field(default_factory=dict)
+    """Per quoted text, the content words right around it (``BESIDE_WORDS`` before, one after): the kind of thing it
+    names ("the service named 'java'", "rack 'R-1'", "'DC1' data center"; the ``quoted_kind`` feature)."""
     partial: list[str] = field(default_factory=list)
     """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
     sees the whole value beside each answer (``answer_form``)."""
@@ -113,6 +132,11 @@ class QuestionLiterals:
     order once chosen (``first_k``, ``answer_form``): any k answer a list in no order, so the order only says which."""
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
+
+    @property
+    def affirmed(self) -> list[str]:
+        """The content words no negation governs."""
+        return [w for w in self.words if w not in self.negated]
 
     @property
     def match(self) -> Matcher:
@@ -131,7 +155,14 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     )
     bare = _QUOTED.sub(" ", question)  # numbers and words outside quoted text
     out.at_least = P["at_least"].search(question) is not None
+    out.said = bare
     out.words = list(content_words(bare))
+    for by in P["ranked_by"].finditer(bare):
+        out.ranked_by += list(content_words(" ".join(bare[by.end() :].split()[:RANKED_BY_WORDS])))
+    for negation in P["negation"].finditer(bare):
+        scope = bare[negation.end() :]
+        end = P["negation_end"].search(scope)
+        out.negated += list(content_words(scope[: end.start() if end else len(scope)]))[:NEGATION_SCOPE]
     out.heads = [w for w in out.words if w not in lex.frame and w not in lex.number_words and w not in lex.degree][:2]
     orders = [d for d, pattern in lex.time if pattern.search(bare)]
     out.time_order = orders[0] if len(orders) == 1 else None
@@ -164,7 +195,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.orders = out.superlative or top or ordering
     out.divisors = [int(m.group(1)) for m in P["divisor"].finditer(bare) if int(m.group(1)) > 1]
     bare = P["divisor"].sub(" ", bare)  # a divisor is no count, limit or compared number
-    out.asks_names = P["names"].search(bare) is not None
+    # quotes kept: a name stated ("the display name 'X'") is no name asked for
+    out.asks_names = P["names"].search(P["divisor"].sub(" ", question)) is not None
     out.asks_who = P["opens_who"].match(bare) is not None
     out.asks_which = P["opens_which"].match(bare) is not None
     out.asks_variety = P["variety"].search(bare) is not None
@@ -179,6 +211,9 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         out.described = list(content_words(frame.group(2)))
     for m in _QUOTED.finditer(question):
         out.texts.append(m.group(1) or m.group(2))
+        preceding = content_words(_QUOTED.sub(" ", question[: m.start()]))[-BESIDE_WORDS:]
+        following = content_words(_QUOTED.sub(" ", question[m.end() :]))[:1]
+        out.beside[m.group(1) or m.group(2)] = [*preceding, *following]
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from app.cypher.candidates import CandidateQuery, Direction
-from app.cypher.shapes import EXISTS, MOD, Filter, Shape
+from app.cypher.shapes import ABSENT, EXISTS, MOD, Filter, Shape
 from app.text import STOPWORDS, surface
 from app.text import identifier_words as words
 from app.text2cypher.lexicon import Lexicon
@@ -90,12 +90,26 @@ def filter_reading(f: Filter, kind: str, lex: Lexicon) -> str:
     prop = f"number of {words(f.key)}" if f.sized else words(f.key)
     if f.op == EXISTS:
         return f"{kind} that has {with_article(prop)}"
+    if f.op == ABSENT:
+        return f"{kind} {lex.op_words[ABSENT]} {with_article(prop)}"
+    if isinstance(f.value, bool):
+        return f"{kind} {flag_text(f.key, f.value, lex)}"
     if f.op == MOD:
         return f"{kind} {prop} divisible by {_value_text(f.value)}"
     if f.op == "range":
         lo, hi = f.value
         return f"{kind} {prop} between {_value_text(lo)} and {_value_text(hi - 1 if float(hi).is_integer() else hi)}"
     return f"{kind} {prop} {lex.op_words.get(f.op, f.op)} {_value_text(f.value)}"
+
+
+def flag_text(key: str, value: bool, lex: Lexicon) -> str:
+    """A boolean property's value in words: ``is_accepted`` true is "is accepted", false "is not accepted" (the
+    negation after the verb a name opens with, the lexicon's ``copulas``; before the name otherwise: "not active")."""
+    ws = words(key).split()
+    if value:
+        return " ".join(ws)
+    k = 1 if ws[:1] and ws[0] in lex.copulas else 0
+    return " ".join([*ws[:k], lex.op_words["NOT"], *ws[k:]])
 
 
 def node_reading(path: CandidateQuery | Shape, target: int) -> str:
@@ -275,8 +289,11 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random, lex: Lexicon) -> str
     rel = words(s.hops[f.var - 1].rel_type) if f.edge else ""
     kind = "" if f.edge or f.var == s.target else words(s.path.node_kind(f.var)[0])
     where = "edge" if f.edge else "own" if f.var == s.target else "linked"
-    if f.op == EXISTS:
-        return pick(rng, q.filters[f"exists_{where}"]).format(rel=rel, kind=kind, has=with_article(prop))
+    if f.op in (EXISTS, ABSENT):
+        frames = q.filters[f"{'exists' if f.op == EXISTS else 'absent'}_{where}"]
+        return pick(rng, frames).format(rel=rel, kind=kind, prop=prop, has=with_article(prop))
+    if isinstance(f.value, bool):
+        return pick(rng, q.filters[f"flag_{where}"]).format(rel=rel, kind=kind, flag=flag_text(f.key, f.value, lex))
     if f.op == "range":
         lo, hi = f.value
         decade = hi - lo == 10 and lo % 10 == 0

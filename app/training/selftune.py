@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery
-from app.cypher.shapes import EXISTS, Filter, Shape
+from app.cypher.shapes import ABSENT, EXISTS, Filter, Shape
 from app.errors import AppError, InvalidInputError
 from app.llm.adapters import TunedAdapter, adapter_dir, install_adapter
 from app.llm.catalog import resolve_local_model
@@ -74,9 +74,11 @@ def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter |
     if not props:
         return None
     p = rng.choice(props)
-    if p.partial and rng.random() < 0.15:  # "movies with a tagline"
-        return Filter(var, p.key, EXISTS, None, edge=edge)
+    if p.partial and rng.random() < 0.15:  # "movies with a tagline", "questions without an accepted answer"
+        return Filter(var, p.key, rng.choice((EXISTS, ABSENT)), None, edge=edge)
     v = rng.choice(p.values)
+    if p.kind == "bool":  # "answers that were accepted"
+        return Filter(var, p.key, "=", bool(v), edge=edge)
     if p.kind == "number" and isinstance(v, int | float):
         op = rng.choice((">", "<", "=", "range"))
         if op != "range":

@@ -429,7 +429,18 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     )
     newest = Shape(CandidateQuery(BOOK, ()), 1, "top", prop="published", fn="DESC", limit=2)
     assert form(newest, "List the 2 newest books.") == "DISTINCT x1 ORDER BY x1.published DESC LIMIT 2"
-    assert form(newest, "List the 2 most recently published books.").endswith("ORDER BY published DESC LIMIT 2")
+    # an ordering returns the things ordered, unless the question ranks them "by" the property, which it then sees
+    assert form(newest, "List the 2 most recently published books.") == "DISTINCT x1 ORDER BY x1.published DESC LIMIT 2"
+    assert form(newest, "List 2 books by publication year, latest first.").endswith("ORDER BY published DESC LIMIT 2")
+    # ... and names alone where it asks for names (or the display property by its words), in that order
+    switches = Shape(CandidateQuery(Anchor(None, "Switch", "ip"), ()), 1, "list")
+    assert form(switches, "What are the IPs of the switches?") == "DISTINCT x1.ip AS name"
+    assert form(switches, "List the switches.") == "DISTINCT x1"
+    titles = answer_form(newest, question_literals("What are the titles of the 2 most recently published books?"))
+    assert titles.text.endswith("WITH DISTINCT x1 ORDER BY x1.published DESC LIMIT 2 RETURN x1.title AS name")
+    youngest = Shape(CandidateQuery(AUTHOR, ()), 1, "top", prop="born", fn="DESC", limit=2)
+    names = answer_form(youngest, question_literals("What are the names of the 2 youngest authors?"))
+    assert names.text.endswith("ORDER BY x1.born DESC LIMIT 2 RETURN x1.name AS name")
     # an ordering by what the targets are linked to keeps the display values (DISTINCT needs the ordered column),
     # with the node it is ordered by where the question names it
     by_book = Shape(WROTE, 1, "top", prop="published", fn="DESC", limit=1, prop_var=2)
@@ -1030,3 +1041,36 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
     # the two label-anchored shapes that name "books" and "pages" most (the smaller of the ties), and the entity's
     assert kept == [shapes[1], shapes[3], shapes[4]]
     assert within_budget(shapes, lits, 10) == shapes
+
+
+async def test_quoted_text_is_a_whole_value_unless_the_question_says_part(library: Text2CypherRetriever) -> None:
+    """'X' is a value some property equals ("the critic 'Mira Holt'"), never a part of another text; a part only
+    where the question says so ("containing", "starting with", "ending in")."""
+
+    async def ops(question: str, text: str) -> set[str]:
+        e = await library.enumerate(NS, question)
+        found = set()
+        for c in e.candidates:
+            for f in c.filters if isinstance(c, Shape) else ():
+                if f.value == text:
+                    found.add(f.op)
+        return found
+
+    assert await ops("Which critics reviewed books with the summary 'Uneven'?", "Uneven") == {"="}
+    partial = {"CONTAINS", "STARTS WITH", "ENDS WITH"}  # Harbour Lights, The Quiet Harbour
+    assert await ops("Which books have a title containing 'Harbour'?", "Harbour") == partial
+    assert await ops("Which books have a title ending in 'Lights'?", "Lights") == {"CONTAINS", "ENDS WITH"}
+    assert await ops("Which books have a title starting with 'Salt'?", "Salt") == {"CONTAINS", "STARTS WITH"}
+
+
+def test_a_quoted_constant_belongs_to_the_kind_named_beside_it() -> None:
+    """ "the critic named 'Mira Holt'": the constant is a critic's name, not a book's title."""
+    reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    on_critic = Shape(reviewed, 2, "list", filters=(Filter(1, "name", "=", "Mira Holt"),))
+    on_book = Shape(reviewed, 2, "list", filters=(Filter(2, "title", "=", "Mira Holt"),))
+    lits = question_literals("Which books did the critic named 'Mira Holt' review?")
+    assert lits.beside["Mira Holt"] == ["critic", "named", "review"]
+    assert feature("quoted_kind", on_critic, lits) == 1 and feature("quoted_kind", on_book, lits) == 0
+    anchored = CandidateQuery(Anchor("Mira Holt", "Critic"), reviewed.hops)
+    assert feature("quoted_kind", anchored, lits) == 1
+    assert feature("quoted_kind", on_critic, question_literals("Which books did Mira Holt review?")) == 0

@@ -1,0 +1,102 @@
+"""Conditions a question states without a constant: a boolean property true or false, a property some nodes lack
+there or missing, a count that is zero. Read off a small help-desk graph of made-up names (a ``Ticket`` with a
+boolean ``is_resolved``, a ``reply_count`` that may be zero, an ``escalation_code`` some tickets lack)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.cypher.candidates import Anchor, CandidateQuery
+from app.cypher.shapes import ABSENT, EXISTS, Filter, Shape
+from app.retrievers.text2cypher import Text2CypherRetriever
+from app.retrievers.types import RetrievalQuery
+from app.text2cypher import lexicon
+from app.text2cypher.conditions import redundant, stated
+from app.text2cypher.profiles import Property
+from app.text2cypher.question import question_literals
+from app.text2cypher.reading import flag_text, reading
+
+NS = "helpdesk"
+EN = lexicon.load()
+DESK = """
+CREATE (a:Agent {handle: 'Orla Quenby'}), (b:Agent {handle: 'Ivo Strand'}),
+       (t1:Ticket {subject: 'Printer jams on tray two', is_resolved: true, reply_count: 3, escalation_code: 'E-7'}),
+       (t2:Ticket {subject: 'VPN drops at noon', is_resolved: false, reply_count: 0}),
+       (t3:Ticket {subject: 'Badge reader offline', is_resolved: false, reply_count: 2, escalation_code: 'E-2'}),
+       (t4:Ticket {subject: 'Mailbox quota warning', is_resolved: true, reply_count: 0}),
+       (a)-[:HANDLED]->(t1), (a)-[:HANDLED]->(t2), (b)-[:HANDLED]->(t3), (b)-[:HANDLED]->(t4)
+"""
+TICKET = Anchor(None, "Ticket", "subject")
+RESOLVED = Property("Ticket", "is_resolved", "bool", values=(True, False))
+REPLIES = Property("Ticket", "reply_count", "number", 0, 3, (3, 0, 2, 0))
+CODE = Property("Ticket", "escalation_code", "text", values=("E-7", "E-2"), partial=True)
+
+
+def test_a_negation_governs_the_words_after_it() -> None:
+    lits = question_literals("Which tickets were not resolved but have replies?")
+    assert lits.negated == ["resolved"] and "replies" in lits.affirmed
+    assert question_literals("List tickets without an escalation code.").negated == ["escalation", "code"]
+    assert question_literals("Find the tickets with zero replies.").negated == ["replies"]
+    assert question_literals("Which agents handled no fewer than 2 tickets?").negated == []  # a comparison
+
+
+def test_conditions_stated_without_a_constant() -> None:
+    def conds(question: str) -> set[Filter]:
+        return set(stated([RESOLVED, REPLIES, CODE], question_literals(question)))
+
+    assert conds("Which tickets are resolved?") == {Filter(0, "is_resolved", "=", True)}
+    assert conds("Which tickets were not resolved?") == {Filter(0, "is_resolved", "=", False)}
+    assert conds("List tickets without an escalation code.") == {Filter(0, "escalation_code", ABSENT, None)}
+    assert conds("List tickets with an escalation code.") == {Filter(0, "escalation_code", EXISTS, None)}
+    assert conds("Find the tickets with no replies.") == {Filter(0, "reply_count", "=", 0)}
+    assert conds("Which tickets have the most replies?") == set()  # a measure named, nothing negated
+    # a property that has a value condition cannot also be missing; a flag's True is no number 1
+    assert redundant(Filter(1, "escalation_code", "=", "E-7"), Filter(1, "escalation_code", ABSENT, None))
+    assert not redundant(Filter(1, "is_resolved", "=", True), Filter(1, "reply_count", "=", 1))
+    assert redundant(Filter(1, "subject", "=", "VPN drops"), Filter(1, "subject", "=", "Badge reader offline"))
+
+
+def test_flags_and_missing_properties_read_and_run_as_cypher() -> None:
+    assert flag_text("is_resolved", False, EN) == "is not resolved"
+    assert flag_text("archived", False, EN) == "not archived"
+    s = Shape(CandidateQuery(TICKET, ()), 1, "list", filters=(Filter(1, "is_resolved", "=", False),))
+    assert "WHERE x1.is_resolved = false" in s.text and "ticket is not resolved" in reading(s, EN)
+    s = Shape(CandidateQuery(TICKET, ()), 1, "list", filters=(Filter(1, "escalation_code", ABSENT, None),))
+    assert "WHERE x1.escalation_code IS NULL" in s.text and "without an escalation code" in reading(s, EN)
+
+
+async def test_negated_questions_on_a_graph(t2c: Text2CypherRetriever) -> None:
+    """The conditions are among the candidates, run, and select what the question says."""
+    await t2c.deps.graph.execute(NS, DESK)
+    t2c.invalidate(NS)
+    try:
+        profiles = await t2c.profiles.get(NS, await t2c.schema(NS))
+        kinds = {p.key: p.kind for p in profiles.labels["Ticket"].properties}
+        assert kinds["is_resolved"] == "bool" and kinds["reply_count"] == "number"
+
+        async def rows(question: str, where: str) -> list[Any]:
+            e = await t2c.enumerate(NS, question)
+            chosen = [c for c in e.candidates if isinstance(c, Shape) and c.kind == "list" and where in c.text]
+            assert chosen, [c.text for c in e.candidates][:20]
+            got = await t2c.deps.graph.read(NS, chosen[0].execution_query(), {"limit": 10})
+            return sorted(str(r["name"]) for r in got)
+
+        unresolved = ["Badge reader offline", "VPN drops at noon"]
+        assert await rows("Which tickets were not resolved?", "x1.is_resolved = false") == unresolved
+        assert await rows("Which tickets are resolved?", "x1.is_resolved = true") == [
+            "Mailbox quota warning",
+            "Printer jams on tray two",
+        ]
+        assert await rows("List the tickets without an escalation code.", "x1.escalation_code IS NULL") == [
+            "Mailbox quota warning",
+            "VPN drops at noon",
+        ]
+        assert await rows("Find the tickets with no replies.", "x1.reply_count = 0") == [
+            "Mailbox quota warning",
+            "VPN drops at noon",
+        ]
+        res = await t2c.retrieve(RetrievalQuery(question="Which tickets were not resolved?", namespace=NS))
+        assert res.trace.query is not None and "is_resolved = false" in res.trace.query
+    finally:
+        await t2c.deps.graph.execute(NS, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(NS)
