@@ -22,14 +22,14 @@ This module only builds text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.queries import cypher_string, ident
 
 ShapeKind = Literal["list", "count", "agg", "top", "group", "attr", "common"]
-AnswerForm = Literal["names", "nodes", "pairs"]
+AnswerForm = Literal["names", "nodes", "pairs", "each"]
 """How a ``list`` or ``top`` returns its answers: their display values (what candidates are scored in), the nodes
 themselves, or (a ``list`` whose ``also`` links two nodes twice) both nodes' display values; what a ``group`` groups
 by: the display value (scored) or the node."""
@@ -124,6 +124,9 @@ class Filter:
     listed: bool = False
     sized: bool = False
     """The condition is on how many elements the list property holds (``size(...)``: "more than 3 roles")."""
+    said: str | None = field(default=None, compare=False)
+    """How the question put it, where the value is no longer what it said ("before 2021" for a Unix time): what a
+    reading shows in place of the comparison and value."""
 
     def cypher(self) -> str:
         v = f"{'r' if self.edge else 'x'}{self.var}.{ident(self.key, 'property')}"
@@ -206,7 +209,8 @@ class Shape:
     (a ``top`` by another node's or a relationship's property: "who directed the oldest movie": each director, the
     movie and its year). A ``group`` in ``nodes`` form groups by the target node
     (``WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT k RETURN x1.name AS name, number``), in
-    ``names`` form by its display value, which merges two nodes of one name. Candidates are enumerated and scored
+    ``names`` form by its display value, which merges two nodes of one name; ``each``: a ``list``'s display values,
+    one per distinct node (two nodes of one name are two answers: ``WITH DISTINCT x1 RETURN x1.name``). Candidates are enumerated and scored
     as ``names``; the chosen one takes the form the question asks for (``app.text2cypher.answer_form.answer_form``)."""
 
     @property
@@ -297,6 +301,8 @@ class Shape:
         if self.kind == "list":
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t}{lim}"
+            if self.form == "each" and not self.also and not self.shown:  # two nodes of one name are two answers
+                return f"WITH DISTINCT {t} RETURN {t}.{key} AS name{lim}"
             if self.form == "pairs" and self.also and self.target in (1, 2):
                 o = 3 - self.target
                 okey = ident(self.path.node_kind(o)[1], "property")

@@ -60,8 +60,10 @@ class NameIndex:
     a question's lower-case word that names one of them speaks of the schema, not of a node of that name."""
 
     def names_schema(self, text: str) -> bool:
-        """``text`` is one lower-case word that names a schema word (the same stem: "tags" and ``Tag``)."""
-        return text.islower() and " " not in text and any(stem_match(text, w) for w in self.schema_words)
+        """``text`` is one word in lower case or capitals that names a schema word (the same stem: "tags" and ``Tag``,
+        "UUID" and ``uuid``)."""
+        plain = text.islower() or (text.isupper() and len(text) > 1)
+        return plain and " " not in text and any(stem_match(text.lower(), w) for w in self.schema_words)
 
     def named(self, name: str) -> list[tuple[str, list[str], str]]:
         """The nodes whose display value is exactly ``name`` (case included): ``(name, labels, key)`` each."""

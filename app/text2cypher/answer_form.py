@@ -13,6 +13,16 @@ from app.text2cypher.question import QuestionLiterals
 
 
 def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
+    """The chosen candidate in the form the question asks for (``_form``); a list of names names each node once,
+    not each name once ("which applications listen on port 80": two applications named "crm" are two answers)."""
+    out = _form(c, lits)
+    if isinstance(out, Shape) and out.kind == "list" and out.form == "names" and out.having is None:
+        if not out.also and not out.shown and out.list_order is None:
+            return replace(out, form="each")
+    return out
+
+
+def _form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
     """The chosen candidate returning its answers the way the question asks for them (candidates are enumerated and
     scored returning display values). A question that asks for things, not their names ("list the movies ...",
     "find the people who ..."), gets the nodes themselves, every property with them; one that asks for names or
@@ -27,9 +37,9 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     property by its words), the names alone, in that order. Most/fewest (``group``) always group by the node, not by
     the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
     when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
-    Keanu Reeves in The Matrix": the roles alone). A list of the first k (or top k) of a kind with a year of its
-    own takes them in that year's order (``lits.dated``: "the first 3 movies Keanu Reeves acted in" are the earliest
-    3; any 3 answer it, the order says which). A "which" question whose list matched part of a text sees that text
+    Keanu Reeves in The Matrix": the roles alone). A list of the top k of a kind with a year of its own, where
+    nothing says by what, takes them in that year's order (``lits.dated``: "the top 3 movies Keanu Reeves acted in"
+    are the latest 3; "the first 3" are any 3). A "which" question whose list matched part of a text sees that text
     beside each answer ("which movies have a tagline containing 'freedom'": each title and its tagline). An
     ordering by what the answers are linked to names it beside them where the question names it ("who directed the
     oldest movie": each director, the movie and its year). English, not a data set's vocabulary."""

@@ -9,6 +9,7 @@ elements a list holds. :func:`filters_for` places them on a shape's nodes.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 
 from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, Filter, Shape, text_match_query
@@ -68,7 +69,7 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
         for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
             if p.kind == "date" or p.epoch is not None:  # Unix time begins in 1970: "1024" is no year of it
                 held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]
-                conds += [year_filter(p, op, y) for y in held for op in ops(y, lits)]
+                conds += [year_filter(p, op, y, lits) for y in held for op in ops(y, lits)]
         found = await asyncio.gather(*(textops(p, s, element[1]) for p in prof.text() for s in texts))
         conds += [c for group in found for c in group]
         conds += stated(prof.properties, lits)
@@ -108,7 +109,7 @@ def ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:
     return () if v in lits.counts and lits.numbers.count(v) == 1 else NUMBER_OPS
 
 
-def year_filter(p: Property, op: str, year: int) -> Filter:
+def year_filter(p: Property, op: str, year: int, lits: QuestionLiterals | None = None) -> Filter:
     """A comparison with a year on a point in time that is no year itself: a date held as ISO text, compared as
     text (which orders as time does), or Unix time (``Property.epoch``), compared with the time the years begin.
     In 1996 is ``STARTS WITH "1996"`` (Unix time: from the start of 1996 to the start of 1997), after 1996 ``>=``
@@ -117,6 +118,13 @@ def year_filter(p: Property, op: str, year: int) -> Filter:
     def start(y: int) -> str | int:
         return str(y) if p.kind == "date" else year_start(y, p.epoch or 1)
 
+    f = _year_filter(p, op, year, start)
+    if p.epoch is None or lits is None:
+        return f
+    return replace(f, said=f"{lits.lex.op_words.get(op, op)} {year}")  # "before 2021", not "< 1609459200"
+
+
+def _year_filter(p: Property, op: str, year: int, start: Callable[[int], str | int]) -> Filter:
     if op == "=":
         if p.kind == "date":
             return Filter(0, p.key, "STARTS WITH", str(year))

@@ -89,8 +89,11 @@ def constants_used(f: Facts) -> int:
     if isinstance(c, CandidateQuery):
         return quoted
     values: set[object] = set()
+    stated = 0  # a year stated of a Unix time ("asked before 2021"): the filter holds the time, not the year
     for flt in c.filters:
-        if flt.op == "range":  # a decade is one constant, "from 1990 to 2000" two
+        if flt.said is not None:
+            stated += 1
+        elif flt.op == "range":  # a decade is one constant, "from 1990 to 2000" two
             lo, hi = flt.value
             values.add(lo)
             values.update([hi - 1] if hi - 1 in lits.numbers else [])
@@ -109,7 +112,7 @@ def constants_used(f: Facts) -> int:
     limit = c.limit is not None and c.limit in lits.limits and c.limit not in once and not threshold
     compared = compares and c.limit in once
     again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
-    return used + quoted + limit + having - again - compared
+    return used + stated + quoted + limit + having - again - compared
 
 
 @feature("schema_named", FOR)

@@ -134,6 +134,8 @@ class Lexicon:
     number_word: re.Pattern[str] = re.compile("")
     time: tuple[tuple[str, re.Pattern[str]], ...] = ()
     order: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    signs: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    """Words that compare with zero ("a negative score": ``<``), per operator (the file's ``[signs]``)."""
     degree: frozenset[str] = frozenset()
     """Every word of a superlative: none is a head word ("the top 5 most reviewed movies" asks for movies)."""
 
@@ -205,6 +207,9 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
             time=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in time_words.items()),
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
+            signs=tuple(
+                (op, re.compile(r"\b(?:" + _alternation(tuple(ws)) + r")\b", _CI)) for op, ws in data["signs"].items()
+            ),
             degree=frozenset(x for ws in (*order_words.values(), *time_words.values()) for p in ws for x in p.split()),
         )
     except (KeyError, TypeError, ValueError, re.error) as exc:

@@ -126,10 +126,10 @@ class QuestionLiterals:
     """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
     sees the whole value beside each answer (``answer_form``)."""
     dated: tuple[str, str, str] | None = None
-    """``(label, key, direction)``: "the first k" ("ASC") or "the top k" ("DESC", where the question names no
-    measure) of a kind with one year of its own that dates no birth, ``key`` on ``label`` ("the first 3 movies
-    Keanu Reeves acted in": the earliest released). A list of that kind's first k, in no order, takes them in that
-    order once chosen (``first_k``, ``answer_form``): any k answer a list in no order, so the order only says which."""
+    """``(label, key, "DESC")``: "the top k" (where the question names no measure) of a kind with one year of its own
+    that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released). A
+    list of that kind's first k, in no order, takes them in that order once chosen (``first_k``, ``answer_form``).
+    "The first k" are any k: most gold queries of the development sets take them in no order."""
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
 
@@ -246,8 +246,13 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if P["counts"].search(bare[max(0, m.start() - 20) : m.start()]):
             out.counts.append(value)
         op = next((o for o, pattern in lex.compared if o != "=" and pattern.search(before)), None)
-        if op is not None:
+        if op is not None:  # "more than two answers": a number a condition takes
             out.ops.setdefault(value, op)
+            out.numbers.append(value)
+    for op, pattern in lex.signs:  # "answers with a negative score": below zero
+        if pattern.search(bare):
+            out.numbers.append(0.0)
+            out.ops.setdefault(0.0, op)
     out.limits += [lex.number_words[w] for w in out.words if w in lex.number_words]  # no number word is a stopword
     out.limits = list(dict.fromkeys(out.limits))
     return out
@@ -282,8 +287,6 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     noun = lits.first_noun if lits.first_noun is not None else lits.top_noun
     year = own_year(profiles, noun, lits.match) if noun is not None else None
     if lits.first_noun is not None:
-        if year is not None:
-            lits.dated = (*year, "ASC")
         years = [
             p.key
             for prof in (*profiles.labels.values(), *profiles.rels.values())

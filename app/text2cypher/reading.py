@@ -88,6 +88,8 @@ def with_article(noun: str) -> str:
 def filter_reading(f: Filter, kind: str, lex: Lexicon) -> str:
     """``kind``: the words of the node's label (of the relationship's type for a condition on a relationship)."""
     prop = f"number of {words(f.key)}" if f.sized else words(f.key)
+    if f.said is not None:
+        return f"{kind} {prop} {f.said}"
     if f.op == EXISTS:
         return f"{kind} that has {with_article(prop)}"
     if f.op == ABSENT:

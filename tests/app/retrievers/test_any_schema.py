@@ -182,6 +182,8 @@ def test_the_capital_a_question_opens_with_and_schema_words_name_no_node() -> No
     idx.by_lower["tags"] = [("tags", ["Tag"], "name")]
     assert said("What are the top 3 tags?") == [] and said("Which questions are tagged 'tags'?") == ["tags"]
     assert said("Which questions are tagged list?") == ["list"]  # no schema word
+    idx.by_lower["uuid"] = [("uuid", ["Tag"], "name")]
+    assert said("Which users have a UUID below 500?") == []  # in capitals too
     # nor does the vector fallback look them up by meaning (a tag "list" is the nearest to "List")
     assert EntityLinker.fallback_mentions("List the questions Dune Tanaka tagged Tags", idx) == ["Dune Tanaka"]
     assert EntityLinker.fallback_mentions("Dune Tanaka asked what?", idx) == ["Dune Tanaka"]

@@ -1,9 +1,10 @@
 """Conditions a question states without a constant: a boolean property true or false, a property some nodes lack
-there or missing, a count that is zero. Read off a small help-desk graph of made-up names (a ``Ticket`` with a
+there or missing, a count that is zero; and constants stated in words (numbers, signs, years of a Unix time). Read off a small help-desk graph of made-up names (a ``Ticket`` with a
 boolean ``is_resolved``, a ``reply_count`` that may be zero, an ``escalation_code`` some tickets lack)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from app.cypher.candidates import Anchor, CandidateQuery
@@ -11,7 +12,7 @@ from app.cypher.shapes import ABSENT, EXISTS, Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher import lexicon
-from app.text2cypher.conditions import redundant, stated
+from app.text2cypher.conditions import redundant, stated, year_filter
 from app.text2cypher.profiles import Property
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import flag_text, reading
@@ -100,3 +101,18 @@ async def test_negated_questions_on_a_graph(t2c: Text2CypherRetriever) -> None:
     finally:
         await t2c.deps.graph.execute(NS, "MATCH (n) DETACH DELETE n")
         t2c.invalidate(NS)
+
+
+def test_number_words_signs_and_years_of_unix_time() -> None:
+    """ "more than two replies" compares with 2; "a negative score" with 0; a year said of a Unix time reads as the
+    year it is, not as the seconds it holds."""
+    lits = question_literals("Which tickets have more than two replies?")
+    assert 2.0 in lits.numbers and lits.ops[2.0] == ">"
+    lits = question_literals("Which replies have a negative score?")
+    assert 0.0 in lits.numbers and lits.ops[0.0] == "<"
+    opened = Property("Ticket", "opened", "number", 1.58e9, 1.64e9, (1587740000, 1609459300))
+    lits = question_literals("List the tickets opened before 2021.")
+    f = year_filter(opened, "<", 2021, lits)
+    assert f.cypher() == "x0.opened < 1609459200" and f.said is not None and "2021" in f.said
+    ticket = Shape(CandidateQuery(TICKET, ()), 1, "list", filters=(replace(f, var=1),))
+    assert "2021" in reading(ticket, EN) and "1609459200" not in reading(ticket, EN)
