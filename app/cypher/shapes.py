@@ -210,8 +210,9 @@ class Shape:
     movie and its year). A ``group`` in ``nodes`` form groups by the target node
     (``WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT k RETURN x1.name AS name, number``), in
     ``names`` form by its display value, which merges two nodes of one name; ``each``: a ``list``'s display values,
-    one per distinct node (two nodes of one name are two answers: ``WITH DISTINCT x1 RETURN x1.name``). Candidates are enumerated and scored
-    as ``names``; the chosen one takes the form the question asks for (``app.text2cypher.answer_form.answer_form``)."""
+    one per distinct node (two nodes of one name are two answers: ``WITH DISTINCT x1 RETURN x1.name``). Candidates
+    are enumerated and scored as ``names``; the chosen one takes the form the question asks for
+    (``app.text2cypher.answer_form.answer_form``)."""
 
     @property
     def anchor(self) -> Anchor:

@@ -16,9 +16,9 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     """The chosen candidate in the form the question asks for (``_form``); a list of names names each node once,
     not each name once ("which applications listen on port 80": two applications named "crm" are two answers)."""
     out = _form(c, lits)
-    if isinstance(out, Shape) and out.kind == "list" and out.form == "names" and out.having is None:
-        if not out.also and not out.shown and out.list_order is None:
-            return replace(out, form="each")
+    plain = isinstance(out, Shape) and out.kind == "list" and out.having is None and not out.also and not out.shown
+    if plain and isinstance(out, Shape) and out.form == "names" and out.list_order is None:
+        return replace(out, form="each")
     return out
 
 

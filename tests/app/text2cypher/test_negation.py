@@ -1,6 +1,7 @@
 """Conditions a question states without a constant: a boolean property true or false, a property some nodes lack
-there or missing, a count that is zero; and constants stated in words (numbers, signs, years of a Unix time). Read off a small help-desk graph of made-up names (a ``Ticket`` with a
-boolean ``is_resolved``, a ``reply_count`` that may be zero, an ``escalation_code`` some tickets lack)."""
+there or missing, a count that is zero; and constants stated in words (numbers, signs, years of a Unix time). Read
+off a small help-desk graph of made-up names (a ``Ticket`` with a boolean ``is_resolved``, a ``reply_count`` that may
+be zero, an ``escalation_code`` some tickets lack)."""
 
 from __future__ import annotations
 

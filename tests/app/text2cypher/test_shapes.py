@@ -852,7 +852,9 @@ def test_the_top_k_of_a_dated_kind_come_in_its_order() -> None:
     varga = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
     first2 = Shape(varga, 2, "list", limit=2)
     assert chosen(first2, "List the first 2 books Ilse Varga wrote.").endswith("RETURN DISTINCT x2 LIMIT 2")
-    assert chosen(first2, "Name the first 2 books Ilse Varga wrote.").endswith("WITH DISTINCT x2 RETURN x2.title AS name LIMIT 2")
+    assert chosen(first2, "Name the first 2 books Ilse Varga wrote.").endswith(
+        "WITH DISTINCT x2 RETURN x2.title AS name LIMIT 2"
+    )
     assert chosen(first2, "Find the top 2 books Ilse Varga wrote.").endswith(
         "WHERE x2.published IS NOT NULL RETURN DISTINCT x2 ORDER BY x2.published DESC LIMIT 2"
     )
