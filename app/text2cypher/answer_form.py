@@ -16,10 +16,10 @@ def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQ
     """The chosen candidate in the form the question asks for (``_form``); a list of names names each node once,
     not each name once ("which applications listen on port 80": two applications named "crm" are two answers)."""
     out = _form(c, lits)
-    plain = isinstance(out, Shape) and out.kind == "list" and out.having is None and not out.also and not out.shown
-    if plain and isinstance(out, Shape) and out.form == "names" and out.list_order is None:
-        return replace(out, form="each")
-    return out
+    if not isinstance(out, Shape) or out.kind != "list" or out.form != "names":
+        return out
+    plain = out.having is None and not out.also and not out.shown and out.list_order is None
+    return replace(out, form="each") if plain else out
 
 
 def _form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:

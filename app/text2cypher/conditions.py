@@ -9,7 +9,6 @@ elements a list holds. :func:`filters_for` places them on a shape's nodes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import replace
 
 from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, Filter, Shape, text_match_query
@@ -109,22 +108,20 @@ def ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:
     return () if v in lits.counts and lits.numbers.count(v) == 1 else NUMBER_OPS
 
 
-def year_filter(p: Property, op: str, year: int, lits: QuestionLiterals | None = None) -> Filter:
+def year_filter(p: Property, op: str, year: int, lits: QuestionLiterals) -> Filter:
     """A comparison with a year on a point in time that is no year itself: a date held as ISO text, compared as
     text (which orders as time does), or Unix time (``Property.epoch``), compared with the time the years begin.
     In 1996 is ``STARTS WITH "1996"`` (Unix time: from the start of 1996 to the start of 1997), after 1996 ``>=``
-    the start of 1997, before 1996 ``<`` the start of 1996."""
+    the start of 1997, before 1996 ``<`` the start of 1996. A Unix time's reading says the year as the question did
+    ("before 2021", not "< 1609459200")."""
+    f = _year_comparison(p, op, year)
+    return f if p.epoch is None else replace(f, said=f"{lits.lex.op_words.get(op, op)} {year}")
 
+
+def _year_comparison(p: Property, op: str, year: int) -> Filter:
     def start(y: int) -> str | int:
         return str(y) if p.kind == "date" else year_start(y, p.epoch or 1)
 
-    f = _year_filter(p, op, year, start)
-    if p.epoch is None or lits is None:
-        return f
-    return replace(f, said=f"{lits.lex.op_words.get(op, op)} {year}")  # "before 2021", not "< 1609459200"
-
-
-def _year_filter(p: Property, op: str, year: int, start: Callable[[int], str | int]) -> Filter:
     if op == "=":
         if p.kind == "date":
             return Filter(0, p.key, "STARTS WITH", str(year))

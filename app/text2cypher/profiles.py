@@ -76,10 +76,6 @@ class LabelProfile:
         """What an ordering can rank by: numbers, and dates as text (ISO text sorts as time does)."""
         return [p for p in self.properties if p.kind in ("number", "date")]
 
-    def flags(self) -> list[Property]:
-        """Its boolean properties ("answers that were accepted")."""
-        return [p for p in self.properties if p.kind == "bool"]
-
     def text(self) -> list[Property]:
         return [p for p in self.properties if p.kind in ("text", "list", "date")]
 
