@@ -195,6 +195,34 @@ def ask(
         raise typer.Exit(2) from exc
 
 
+@cli.command("gold-pool")
+def gold_pool(
+    questions: Annotated[Path, typer.Option(help="A text2cypher questions.jsonl (gold_cypher, gold_rows).")],
+    out: Annotated[Path, typer.Option(help="Where to write the questions with gold_pool / order_key added.")],
+    namespace: Annotated[str, typer.Option(help="The namespace holding the set's graph.")] = "default",
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Add to each question whose gold query ends in a LIMIT the un-limited gold rows (``gold_pool``) and the sort
+    column (``order_key``), so that the independent scorer's relaxed execution accuracy applies on a development
+    set (``app.eval.relaxed``)."""
+    from app.container import Container
+    from app.eval.relaxed import add_pools
+
+    s = _settings(data_dir)
+    rows = [json.loads(line) for line in questions.read_text(encoding="utf-8").split("\n") if line.strip()]
+
+    async def run() -> dict[str, Any]:
+        c = await Container.start(s, with_llm=False)
+        try:
+            n = await add_pools(c.graph, namespace, rows)
+        finally:
+            await c.close()
+        out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        return {"questions": len(rows), "with_pool": n, "out": str(out)}
+
+    _print_json(run)
+
+
 @cli.command()
 def documents(
     namespace: Annotated[str, typer.Option(help="The namespace.")] = "default",

@@ -255,7 +255,7 @@ def _load_text2cypher_jsonl(qfile: Path, script: Path) -> Benchmark:
     ``gold_rows``, ``type``): the questions whose gold query ran and returned rows where the set was built. The gold
     rows are computed again on the ingested graph at evaluation time, as for the movies set."""
     questions: list[EvalQuestion] = []
-    for line in qfile.read_text(encoding="utf-8").splitlines():
+    for line in qfile.read_text(encoding="utf-8").split("\n"):  # not splitlines: text holds U+2028 and the like
         if not line.strip():
             continue
         row = json.loads(line)

@@ -23,6 +23,7 @@ from app.cache import settings_fingerprint
 from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
+from app.eval import relaxed as R
 from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
 from app.eval.nli import NLIGrader
 from app.retrievers.registry import available_modes
@@ -65,6 +66,11 @@ def _row_key(row: dict[str, Any]) -> tuple[str, ...]:
 def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
     """Execution accuracy: the two results are equal as multisets of rows (column names and order ignored)."""
     return Counter(map(_row_key, a)) == Counter(map(_row_key, b))
+
+
+def _value_lists(rows: list[dict[str, Any]]) -> list[list[Any]]:
+    """Rows as lists of plain values (a node as its property dict), as the relaxed comparison reads them."""
+    return [[R.plain(plain_value(v)) for v in row.values()] for row in rows]
 
 
 def _answer_values(rows: list[dict[str, Any]]) -> set[str]:
@@ -184,15 +190,39 @@ class Evaluator:
         if not self._gold_rows[gold_q]:
             return "gold_returns_no_rows_here"
         if not isinstance(trace, CypherTrace) or trace.query is None:
-            return {"executable": 0.0, "execution_accuracy": 0.0, "answer_accuracy": 0.0, "produced_query": 0.0}
+            return dict.fromkeys(
+                ("executable", "execution_accuracy", "execution_accuracy_relaxed", "answer_accuracy", "produced_query"),
+                0.0,
+            )
         ok = trace.error is None
         gold = self._gold_rows[gold_q]
+        exact = ok and results_equal(trace.rows, gold)
         return {
             "produced_query": 1.0,
             "executable": 1.0 if ok else 0.0,
-            "execution_accuracy": 1.0 if ok and results_equal(trace.rows, gold) else 0.0,
+            "execution_accuracy": 1.0 if exact else 0.0,
+            "execution_accuracy_relaxed": 1.0 if exact or (ok and await self._relaxed(trace.rows, gold_q)) else 0.0,
             "answer_accuracy": 1.0 if ok and answers_equal(trace.rows, gold) else 0.0,
         }
+
+    async def _relaxed(self, rows: list[dict[str, Any]], gold_q: str) -> bool:
+        """The rows are right where the gold query's final LIMIT picks among equals (``app.eval.relaxed``)."""
+        pool_q = R.without_final_limit(gold_q)
+        if pool_q is None:
+            return False
+        if pool_q not in self._gold_rows:
+            try:
+                self._gold_rows[pool_q] = await self.c.graph.read(self.ns, pool_q, max_rows=100_000)
+            except AppError:
+                self._gold_rows[pool_q] = []
+        gold = self._gold_rows[gold_q]
+        return R.relaxed_equal(
+            _value_lists(rows),
+            _value_lists(gold),
+            _value_lists(self._gold_rows[pool_q]),
+            ordered=R.is_ordered(gold_q),
+            key=R.sort_key(gold_q, list(gold[0])),
+        )
 
 
 # --- aggregation and reports ------------------------------------------------------------------------------------

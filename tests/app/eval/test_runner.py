@@ -131,7 +131,22 @@ async def test_a_gold_query_that_finds_nothing_here_is_not_scored() -> None:
     assert await ev._score_cypher(trace, q("MATCH (m) WHERE m.votes > 1 RETURN m.title")) == "gold_returns_no_rows_here"
     assert await ev._score_cypher(trace, q("BROKEN")) == "gold_query_unsupported_by_engine"
     scored = await ev._score_cypher(trace, q("MATCH (m:Movie) RETURN m.title"))
-    assert scored == {"produced_query": 1.0, "executable": 1.0, "execution_accuracy": 1.0, "answer_accuracy": 1.0}
+    assert scored == {
+        "produced_query": 1.0,
+        "executable": 1.0,
+        "execution_accuracy": 1.0,
+        "execution_accuracy_relaxed": 1.0,
+        "answer_accuracy": 1.0,
+    }
+    # a gold LIMIT without ORDER BY picks one of equals: another row of the un-limited result is right too
+    other = CypherTrace(query="MATCH (m) RETURN m.title LIMIT 1", rows=[{"name": "Y"}])
+    Graph.read = _two_titles  # type: ignore[method-assign]
+    scored = await ev._score_cypher(other, q("MATCH (m:Film) RETURN m.title LIMIT 1"))
+    assert scored["execution_accuracy"] == 0.0 and scored["execution_accuracy_relaxed"] == 1.0
+
+
+async def _two_titles(self: Any, ns: str, query: str, params: Any = None, **kw: Any) -> list[dict[str, Any]]:
+    return [{"m.title": "X"}] if "LIMIT" in query else [{"m.title": "X"}, {"m.title": "Y"}]
 
 
 def test_answer_accuracy_compares_the_first_column() -> None:
