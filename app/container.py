@@ -27,6 +27,8 @@ from app.stores.graph import GraphStore, build_graph_store
 from app.stores.graph.profile import SchemaProfiler
 from app.stores.lexical import LexicalIndex
 from app.stores.vector import VectorStore, build_vector_store
+from app.text2cypher.config import Text2CypherConfig
+from app.text2cypher.lexicon import load as load_lexicon
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,11 @@ def _model_notes(settings: Settings, embedder: Embedder, llms: LLMs, reranker: R
         what = f"LoRA adapter {r.adapter}" if r.adapter is not None else f"worker LoRA adapter {r.vllm_lora}"
         notes.append(f"{role}: {what}")
     return notes
+
+
+def _language(settings: Settings) -> str:
+    """The lexicon questions are read in (text2cypher's ``lexicon``): the linker reads its own words as no names."""
+    return Text2CypherConfig.model_validate(settings.modes.get("text2cypher", {})).lexicon
 
 
 @dataclass
@@ -132,7 +139,8 @@ class Container:
             await llms.start()
             if reranker is not None:
                 await reranker.start()
-            linker = EntityLinker(graph, vectors, embedder, SchemaProfiler(graph, settings.profile))
+            profiler = SchemaProfiler(graph, settings.profile)
+            linker = EntityLinker(graph, vectors, embedder, profiler, language=load_lexicon(_language(settings)))
             lexical = LexicalIndex(graph)
             deps = RetrieverDeps(
                 settings, graph, vectors, embedder, linker, llms=llms, reranker=reranker, lexical=lexical

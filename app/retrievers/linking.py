@@ -26,12 +26,21 @@ from app.stores.graph.base import GraphStore
 from app.stores.graph.profile import SchemaProfiler, categorical_values, named_nodes
 from app.stores.vector.base import VectorStore, collection_name
 from app.text import STOPWORDS, surface
+from app.text2cypher.lexicon import Lexicon
+from app.text2cypher.lexicon import load as load_lexicon
 from app.text2cypher.words import stem_match, term_words
 
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
 _LEADING = "\"'(["
+_SENTENCE_END = ".?!"
 _CAPITALISED = re.compile(r"\b[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|la|von|van)?\s*[A-Z0-9][\w'&.-]*)*")
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Position ``at`` of ``text`` opens a sentence: nothing but space before it, or a full stop, "?" or "!"."""
+    before = text[:at].rstrip().rstrip(_LEADING).rstrip()
+    return not before or before[-1] in _SENTENCE_END
 
 
 @dataclass
@@ -83,8 +92,11 @@ class EntityLinker:
         min_vector_score: float | None = None,
         max_index_rows: int = 5_000_000,
         max_nodes_per_name: int = 100,
+        language: Lexicon | None = None,
     ) -> None:
         self.graph = graph
+        self.language = language or load_lexicon()
+        """The language questions are asked in: a single unquoted word of its own ("list", "unique") names no node."""
         self.vectors = vectors
         self.embedder = embedder
         self.profiler = profiler if profiler is not None else SchemaProfiler(graph, ProfileSettings())
@@ -126,7 +138,6 @@ class EntityLinker:
 
     def exact_mentions(self, question: str, idx: NameIndex) -> list[EntityLink]:
         tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(question)]
-        opening = tokens[0][0] if tokens else 0
         found: list[EntityLink] = []
         for i in range(len(tokens)):
             for j in range(i, min(len(tokens), i + idx.max_tokens)):
@@ -140,12 +151,15 @@ class EntityLinker:
                         continue
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
                         continue
-                    if j == i and idx.names_schema(text) and question[start - 1 : start] not in _LEADING:
+                    quoted = question[start - 1 : start] in _LEADING
+                    if j == i and idx.names_schema(text) and not quoted:
                         continue  # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does)
                     s, e = start, start + len(text)
-                    # the capital a question opens with says nothing of a name: "List the top 5 ..." is no mention
-                    # of a node named "list"
-                    opens = s <= opening + 1 and text[1:] == text[1:].lower()
+                    # the capital a sentence opens with says nothing of a name: "List the top 5 ...", "... Limit to
+                    # the top 3" are no mentions of nodes named "list" and "limit"
+                    opens = _opens_sentence(question, s) and text[1:] == text[1:].lower()
+                    if j == i and not quoted and (text.islower() or opens) and self.language.speaks(text):
+                        continue  # "list all unique tags": the question's own words, not a tag named "unique"
                     for name, labels, key in idx.by_lower[text.lower()]:
                         exact_case = surface(name) == text or name == text
                         if not exact_case and (text.islower() or opens):
@@ -167,26 +181,31 @@ class EntityLinker:
         return chosen
 
     @staticmethod
-    def fallback_mentions(question: str, idx: NameIndex | None = None) -> list[str]:
-        """The spans the vector fallback looks up: quoted text, capitalised spans (not one capitalised word the
-        question opens with, "List ...", nor one that names a schema word, "Tags", in ``idx``), else the question's
-        content words."""
+    def fallback_mentions(question: str, idx: NameIndex | None = None, language: Lexicon | None = None) -> list[str]:
+        """The spans the vector fallback looks up: quoted text, capitalised spans (not one capitalised word a
+        sentence opens with, "List ...", nor one that names a schema word, "Tags", in ``idx``; nor a word of the
+        ``language`` a sentence opens with, "Show 5."), else the question's content words."""
+        language = language or load_lexicon()
         quoted = re.findall(r"\"([^\"]+)\"|'([^']{2,})'", question)
         spans = [a or b for a, b in quoted]
-        opening = len(question) - len(question.lstrip())
-        caps = [
-            m
-            for m in re.finditer(_CAPITALISED, question)
-            if m.group(0).lower() not in STOPWORDS
-            and not (" " not in m.group(0) and (m.start() == opening or (idx and idx.names_schema(m.group(0).lower()))))
-        ]
-        spans += [m.group(0) for m in caps]
+        for m in re.finditer(_CAPITALISED, question):
+            span, opens = m.group(0), _opens_sentence(question, m.start())
+            first, _, rest = span.partition(" ")
+            if opens and rest and language.speaks(first):
+                span, opens = rest.strip(), False
+            if span.lower() in STOPWORDS:
+                continue
+            if " " not in span and (opens or (idx and idx.names_schema(span.lower()))):
+                continue
+            spans.append(span)
         if not spans:
             words = [w for w in re.findall(r"[\w'-]+", question) if w.lower() not in STOPWORDS]
             spans = [" ".join(words)] if words else []
         # a span without a letter ("5", "4.", "10.2") is a value the question states, not a name to look up by
         # meaning: its embedding is near any other number's (a version "4.5", "5.1"); the exact index links it
-        return list(dict.fromkeys(s.strip() for s in spans if any(ch.isalpha() for ch in s)))
+        # nor are numbers joined by a word ("between 50 and 100")
+        named = [s for s in spans if any(ch.isalpha() for w in s.split() if w.lower() not in STOPWORDS for ch in w)]
+        return list(dict.fromkeys(s.strip() for s in named))
 
     async def link(self, namespace: str, question: str, *, max_mentions: int | None = None) -> list[EntityLink]:
         """The question's entity mentions linked to nodes (at most ``max_mentions`` mentions, default the
@@ -206,7 +225,7 @@ class EntityLinker:
             return mentions
         coll = collection_name(namespace, "entities")
         out: list[EntityLink] = []
-        for mention in self.fallback_mentions(question, idx)[:limit]:
+        for mention in self.fallback_mentions(question, idx, self.language)[:limit]:
             vec = await self.embedder.embed_one(mention)
             for hit in await self.vectors.search(coll, vec, top_k=self.per_mention):
                 if hit.score < self.min_vector_score:

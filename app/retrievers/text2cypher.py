@@ -79,6 +79,8 @@ class ExecutedQuery(BaseModel):
 class Text2CypherTrace(CypherTrace):
     links: list[LinkedMention] = Field(default_factory=list)
     """The question's entity mentions and the nodes they were linked to."""
+    answered_rank: int = 0
+    """Which of the ranked queries answered (``query``, ``rows``): the best-ranked one that found something."""
     decoding: DecodingMethod | None = None
     """How the model chose (``auto`` resolved)."""
     ranked: list[RankedQuery] = Field(default_factory=list)
@@ -93,6 +95,11 @@ class Text2CypherTrace(CypherTrace):
     ranker: str = ""
     """The ranker that weighed the features: the configured one (``config.ranker``, ``default``), or ``namespace``
     for the one ``tune`` installed beside the namespace's adapter."""
+
+
+def found(rows: list[dict[str, Any]]) -> bool:
+    """Whether a query's rows say something: a row with a value that is not null."""
+    return any(v is not None for row in rows for v in row.values())
 
 
 class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
@@ -350,6 +357,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         seen: set[str] = set()
         limit = max(self.config.max_answers * 10, 50)
         ran_first = False
+        first: tuple[CandidateQuery | Shape, list[dict[str, Any]]] | None = None  # the best query, if all find nothing
         with ctx.stage("cypher_execution"):
             for rank, (r, i, w) in enumerate(zip(ranked, order, weights, strict=True)):
                 if len(seen) >= self.config.max_answers:
@@ -363,9 +371,14 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                     continue
                 TEXT2CYPHER_QUERIES.labels(mode=self.name, outcome="executed").inc()
                 trace.executed.append(ExecutedQuery(query=cand.text, rows=len(rows)))
-                if rank == 0:
+                # the answer is the best-ranked query that finds something (execution-guided): a query that finds
+                # nothing where the next one finds rows has usually joined what the data never joins
+                if not ran_first and found(rows):
                     trace.query, trace.rows = await self.answer_rows(ns, cand, rows, e.lits, limit, ctx)
                     ran_first = True
+                    trace.answered_rank = rank
+                elif first is None:
+                    first = (cand, rows)
                 for row in rows:
                     answer = answer_of(row)
                     if "name" not in row:  # a count or an aggregate: one value
@@ -376,6 +389,9 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                         break
                     seen.add(str(answer))
                     items.append(self._item(ns, cand, row, w / total, r, rank))
+        if not ran_first and first is not None:  # nothing found anywhere: the best query's empty answer
+            trace.query, trace.rows = await self.answer_rows(ns, first[0], first[1], e.lits, limit, ctx)
+            ran_first = True
         if not ran_first:
             trace.query, trace.rows, trace.error = ranked[0].query, [], "execution failed"
         return items

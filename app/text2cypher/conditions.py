@@ -17,6 +17,7 @@ from app.stores.graph.profile import year_start
 from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import num
+from app.text2cypher.words import term_words
 
 UNIX_EPOCH_YEAR = 1970
 """The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""
@@ -87,17 +88,39 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
     accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted"); a
     number that can be zero is zero where a negation governs its words ("questions with no answers")."""
     m, said, negated = lits.match, lits.affirmed, lits.negated
+    zero = [p for p in props if p.kind == "bool" or p.partial or (p.kind == "number" and _holds_zero(p))]
+    denied = best_named(zero, negated, lits)
     out: list[Condition] = []
     for p in props:
-        yes, no = m.named(p.key, said), bool(negated) and m.named(p.key, negated)
+        yes, no = m.named(p.key, said), p.key in denied
         if p.kind == "bool":
             out += [Filter(0, p.key, "=", v) for v, named in ((True, yes), (False, no)) if named]
             continue
         if p.partial:
             out += [Filter(0, p.key, op, None) for op, named in ((EXISTS, yes), (ABSENT, no)) if named]
-        if no and p.kind == "number" and p.lo is not None and p.hi is not None and p.lo <= 0 <= p.hi:
+        if no and p.kind == "number" and _holds_zero(p):
             out.append(Filter(0, p.key, "=", 0))
     return out
+
+
+def _holds_zero(p: Property) -> bool:
+    return p.lo is not None and p.hi is not None and p.lo <= 0 <= p.hi
+
+
+def best_named(props: list[Property], words: list[str], lits: QuestionLiterals) -> set[str]:
+    """The keys of ``props`` whose words name the most of ``words`` and, among those, leave the fewest of their own
+    words unnamed (a measure word such as "count" goes without saying): "questions with no answers" speaks of
+    ``answer_count``, not ``accepted_answer_id``; "without an accepted answer" of ``accepted_answer_id``."""
+    m = lits.match
+    scored: dict[str, tuple[int, int]] = {}
+    for p in props:
+        own = term_words(p.key)
+        covered = sum(1 for q in dict.fromkeys(words) if any(m.names(w, q) for w in own))
+        if covered:
+            unnamed = sum(1 for w in own if w not in lits.lex.measure and not any(m.names(w, q) for q in words))
+            scored[p.key] = (covered, -unnamed)
+    best = max(scored.values(), default=None)
+    return {k for k, v in scored.items() if v == best}
 
 
 def ops(v: float, lits: QuestionLiterals) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import PropertyProfiles
-from app.text2cypher.question import QuestionLiterals, first_k, question_literals
+from app.text2cypher.question import QuestionLiterals, asked_kind, first_k, question_literals
 from app.text2cypher.reading import example_text, reading, with_examples
 
 PREVIEW_ROWS = 10
@@ -207,6 +207,7 @@ class Enumerator:
                 schema = await self.schema(namespace)
                 profiles = await self.profiles.get(namespace, schema)
             first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
+            asked_kind(lits, profiles)  # "which questions ...": the label asked for
             order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance

@@ -104,7 +104,14 @@ def constants_used(f: Facts) -> int:
     # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well, and each
     # further use of it costs one; nor is a number the question compares with ("above 90") a limit
     once = {v for v in values if isinstance(v, int | float) and lits.numbers.count(v) <= 1}
-    having = c.having is not None and c.having[1] in lits.limits and c.having[1] not in once
+    # a threshold on how many takes a number the question compares ("more than 3 answers"), not one that says how
+    # many answers to give ("Limit to the top 3"), unless it does both
+    having = (
+        c.having is not None
+        and c.having[1] in lits.limits
+        and c.having[1] not in once
+        and (c.having[1] not in lits.counts or c.having[1] in lits.ops)
+    )
     # nor is a number the question states as a threshold ("who produced at least three movies") a limit, unless it
     # also counts answers ("the top 3 ... at least 3")
     compares = c.limit is not None and lits.ops.get(c.limit) in BOUNDS
@@ -206,7 +213,9 @@ def answer_kind(f: Facts) -> int:
     ("list the first 3 movies where someone acted in and directed": the movies; "find the top 3 actors by number of
     movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
     property or a node of their pattern names the property ("what are the roles of actors in X": the roles). A
-    "who" question's verb says which end of the relationship it names is asked for ("who reviewed ...")."""
+    "who" question's verb says which end of the relationship it names is asked for ("who reviewed ..."). Where the
+    first head word naming a label of the graph names no node of the pattern, -1: "which questions have been
+    commented on by X" asks for questions, not X's comments."""
     c, lits = f.candidate, f.lits
     if not isinstance(c, Shape) or not lits.heads:
         return 0
@@ -233,6 +242,8 @@ def answer_kind(f: Facts) -> int:
         other = any(m.kind_named(c, v, [head]) for v in nodes if v != c.target)
         if target or other:
             return 1 if target and not other else -1 if other and not target else 0
+        if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else
+            return -1
     return 0
 
 

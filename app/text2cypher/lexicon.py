@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,7 @@ class Lexicon:
     number_word: re.Pattern[str] = re.compile("")
     time: tuple[tuple[str, re.Pattern[str]], ...] = ()
     order: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    signs_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signs: tuple[tuple[str, re.Pattern[str]], ...] = ()
     """Words that compare with zero ("a negative score": ``<``), per operator (the file's ``[signs]``)."""
     degree: frozenset[str] = frozenset()
@@ -141,6 +142,29 @@ class Lexicon:
 
     def pattern(self, name: str) -> re.Pattern[str]:
         return self.patterns[name]
+
+    def speaks(self, word: str) -> bool:
+        """``word`` (one word, any case) is one of the language's own words as this lexicon reads questions: a frame
+        word, a number, a superlative, a measure, a sign, or a whole match of a question pattern ("list", "unique",
+        "most"). Said unquoted, it is the question's language, not the name of a node ("List all unique tags")."""
+        w = word.lower()
+        if w in self._words:
+            return True
+        return any(m.group(0).strip().lower() == w for p in self.patterns.values() for m in p.finditer(w) if m.group(0))
+
+    @functools.cached_property
+    def _words(self) -> frozenset[str]:
+        listed = (
+            self.frame,
+            self.number_words,
+            self.count_words,
+            self.measure,
+            self.birth,
+            self.copulas,
+            self.degree,
+            *(ws for _, ws in self.signs_words.items()),
+        )
+        return frozenset(w.lower() for ws in listed for w in ws)
 
     def value_asked(self, key: str) -> re.Pattern[str]:
         """Where a question asks for the values of property ``key`` by its words (``value_asked``, ``{key}`` the
@@ -207,6 +231,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
             time=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in time_words.items()),
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
+            signs_words={str(op): tuple(ws) for op, ws in data["signs"].items()},
             signs=tuple(
                 (op, re.compile(r"\b(?:" + _alternation(tuple(ws)) + r")\b", _CI)) for op, ws in data["signs"].items()
             ),

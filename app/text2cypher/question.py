@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from app.text import STOPWORDS
+from app.text import FUNCTION_WORDS, STOPWORDS
 from app.text2cypher.lexicon import Lexicon, load
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.words import Matcher, content_words, matcher
@@ -18,12 +18,16 @@ from app.text2cypher.words import Matcher, content_words, matcher
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
+_NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")
+"""The word right before a number ("port" in "port 80")."""
 
 
 BESIDE_WORDS = 2
 """How many content words before a quoted text may say what kind of thing it names ("the service named 'java'")."""
 RANKED_BY_WORDS = 3
 """How many words after "by" may name what a ranking goes by ("by the number of views")."""
+COUNT_WORDS_CHARS = 30
+"""How far before a number the words that say it counts answers may start ("limit the results to 5")."""
 NEGATION_SCOPE = 3
 """The most content words a negation governs ("never asked a question": "asked", "question")."""
 
@@ -130,6 +134,9 @@ class QuestionLiterals:
     that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released). A
     list of that kind's first k, in no order, takes them in that order once chosen (``first_k``, ``answer_form``).
     "The first k" are any k: most gold queries of the development sets take them in no order."""
+    kind_head: str | None = None
+    """The first head word that names a label of the graph ("questions" in "which questions have been commented on
+    by ..."): a pattern without a node of that kind answers something else (``asked_kind``, ``answer_kind``)."""
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
 
@@ -217,6 +224,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
+    valued: list[float] = []  # numbers a word names the value of ("port 80")
     for m in _NUMBER.finditer(bare):
         value = float(m.group(1))
         if m.group(2) and value.is_integer() and value % 10 == 0:  # "the 1990s"
@@ -224,11 +232,15 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             previous = None
             continue
         out.numbers.append(value)
-        if P["counts"].search(bare[max(0, m.start() - 20) : m.start()]):
+        if P["counts"].search(bare[max(0, m.start() - COUNT_WORDS_CHARS) : m.start()]):
             out.counts.append(value)
         before, after = bare[max(0, m.start() - 40) : m.start()], bare[m.end() : m.end() + 20]
         op = next((o for o, pattern in lex.compared_after if pattern.search(after)), None)
         op = op or next((o for o, pattern in lex.compared if pattern.search(before)), None)
+        named = _NAMED_BEFORE.search(before)
+        if op is None and named and value not in out.counts and _names_a_value(named.group(1), lex):
+            op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names
+            valued.append(value)
         if op is not None:
             out.ops.setdefault(value, op)
         if value.is_integer() and 1 <= value <= lex.max_limit:
@@ -240,10 +252,13 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             if a < b:
                 out.ranges.append((a, b + 1 if a.is_integer() and b.is_integer() else b))
         previous = (value, m.end())
+    for v in valued:  # "between 1990 and 2000": the ends of a span, not values
+        if any(v in (lo, hi, hi - 1) for lo, hi in out.ranges):
+            del out.ops[v]
     for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
         value = float(lex.number_words[m.group(1).lower()])
         before = bare[max(0, m.start() - 40) : m.start()]
-        if P["counts"].search(bare[max(0, m.start() - 20) : m.start()]):
+        if P["counts"].search(bare[max(0, m.start() - COUNT_WORDS_CHARS) : m.start()]):
             out.counts.append(value)
         op = next((o for o, pattern in lex.compared if o != "=" and pattern.search(before)), None)
         if op is not None:  # "more than two answers": a number a condition takes
@@ -256,6 +271,12 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.limits += [lex.number_words[w] for w in out.words if w in lex.number_words]  # no number word is a stopword
     out.limits = list(dict.fromkeys(out.limits))
     return out
+
+
+def _names_a_value(word: str, lex: Lexicon) -> bool:
+    """A word right before a number names what the number is a value of ("port 80", "zone 4"): a content word that
+    is none of the language's own ("top 3", "first 3")."""
+    return word.lower() not in FUNCTION_WORDS and not lex.speaks(word)
 
 
 BOUNDS = (">", "<", ">=", "<=")
@@ -308,6 +329,13 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
         lits.dated = (*year, "DESC")
     else:
         lits.top_doer = lits.top_noun
+
+
+def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
+    """Set ``lits.kind_head``: the first of the question's head words that names a label of the graph."""
+    lits.kind_head = next(
+        (h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None
+    )
 
 
 def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] | None:

@@ -12,6 +12,7 @@ import pytest
 from app.container import Container
 from app.retrievers.free_cypher import schema_example, schema_text
 from app.retrievers.linking import EntityLinker, NameIndex
+from app.text2cypher.lexicon import load as load_lexicon
 
 NS = "any_schema"
 COUNTRIES = ["Japan", "Brazil", "Norway", "Kenya"]
@@ -164,29 +165,38 @@ def test_a_number_is_never_linked_by_meaning() -> None:
 
 
 def test_the_capital_a_question_opens_with_and_schema_words_name_no_node() -> None:
-    """ "List the top 5 ..." is no mention of a tag named "list"; a name that opens a question in its own case still
-    links, and so does "list" itself where the question writes it as the node does. "The top 3 tags" is no mention
-    of a tag named "tags" where ``Tag`` is a label."""
+    """ "List the top 5 ..." (or "... Limit to the top 3") is no mention of a tag named "list" ("limit"): a
+    sentence's opening capital says nothing of a name; a name that opens a question in its own case still links.
+    A word of the question's language ("list", "unique") said unquoted in lower case names no node; quoted, or a
+    word the language does not know ("neo4j"), it does. "The top 3 tags" is no mention of a tag named "tags" where
+    ``Tag`` is a label."""
     idx = NameIndex()
-    for name in ("list", "Dune", "Gender"):
+    for name in ("list", "Dune", "Gender", "limit", "unique", "neo4j"):
         idx.by_lower[name.lower()] = [(name, ["Tag"], "name")]
     linker = EntityLinker.__new__(EntityLinker)
+    linker.language = load_lexicon()
     said = lambda q: [x.name for x in linker.exact_mentions(q, idx)]  # noqa: E731
     assert said("List the top 5 questions with the most answers") == []
+    assert said("Which questions did Dune ask? Limit to the top 3.") == ["Dune"]
     assert said("Dune was written by whom?") == ["Dune"]
-    assert said("Which questions are tagged list?") == ["list"]
+    assert said("Which questions are tagged list?") == []
+    assert said("List all unique tags.") == []
+    assert sorted(said("Which questions are tagged 'list' or 'unique'?")) == ["list", "unique"]
+    assert said("Which questions are tagged neo4j?") == ["neo4j"]
     assert said("Which questions are tagged List?") == ["list"]  # a capital inside the question still links
     assert said("which gender is most common?") == []
     # a lower-case word that names the schema speaks of it, not of a node of that name (unless quoted)
     idx.schema_words = frozenset({"tag", "uuid"})
     idx.by_lower["tags"] = [("tags", ["Tag"], "name")]
     assert said("What are the top 3 tags?") == [] and said("Which questions are tagged 'tags'?") == ["tags"]
-    assert said("Which questions are tagged list?") == ["list"]  # no schema word
+    assert said("Which questions are tagged neo4j?") == ["neo4j"]  # no schema word
     idx.by_lower["uuid"] = [("uuid", ["Tag"], "name")]
     assert said("Which users have a UUID below 500?") == []  # in capitals too
     # nor does the vector fallback look them up by meaning (a tag "list" is the nearest to "List")
     assert EntityLinker.fallback_mentions("List the questions Dune Tanaka tagged Tags", idx) == ["Dune Tanaka"]
     assert EntityLinker.fallback_mentions("Dune Tanaka asked what?", idx) == ["Dune Tanaka"]
+    assert EntityLinker.fallback_mentions("Which did Dune Tanaka ask? Show 5.", idx) == ["Dune Tanaka"]
+    assert "50 and 100" not in EntityLinker.fallback_mentions("Which have between 50 and 100 answers?", idx)
 
 
 async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Container) -> None:

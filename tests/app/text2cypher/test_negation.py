@@ -32,6 +32,7 @@ TICKET = Anchor(None, "Ticket", "subject")
 RESOLVED = Property("Ticket", "is_resolved", "bool", values=(True, False))
 REPLIES = Property("Ticket", "reply_count", "number", 0, 3, (3, 0, 2, 0))
 CODE = Property("Ticket", "escalation_code", "text", values=("E-7", "E-2"), partial=True)
+ACCEPTED_REPLY = Property("Ticket", "accepted_reply_id", "number", 10, 90, (10, 90), partial=True)
 
 
 def test_a_negation_governs_the_words_after_it() -> None:
@@ -52,6 +53,20 @@ def test_conditions_stated_without_a_constant() -> None:
     assert conds("List tickets with an escalation code.") == {Filter(0, "escalation_code", EXISTS, None)}
     assert conds("Find the tickets with no replies.") == {Filter(0, "reply_count", "=", 0)}
     assert conds("Which tickets have the most replies?") == set()  # a measure named, nothing negated
+    assert conds("Find the tickets with a reply count of zero.") == set()  # a constant: ``conditions`` takes it
+    assert question_literals("Find the tickets with a reply count of zero.").ops[0.0] == "="
+
+
+def test_a_negation_speaks_of_the_property_its_words_name_best() -> None:
+    """Of the properties a negation's words name, the one whose words they name most and that leaves fewest of its
+    own words unsaid (a measure word such as "count" goes without saying): "no replies" is ``reply_count`` zero,
+    "without an accepted reply" ``accepted_reply_id`` missing."""
+
+    def conds(question: str) -> set[Filter]:
+        return set(stated([REPLIES, ACCEPTED_REPLY], question_literals(question)))
+
+    assert conds("Find the tickets with no replies.") == {Filter(0, "reply_count", "=", 0)}
+    assert conds("Find the tickets without an accepted reply.") == {Filter(0, "accepted_reply_id", ABSENT, None)}
     # a property that has a value condition cannot also be missing; a flag's True is no number 1
     assert redundant(Filter(1, "escalation_code", "=", "E-7"), Filter(1, "escalation_code", ABSENT, None))
     assert not redundant(Filter(1, "is_resolved", "=", True), Filter(1, "reply_count", "=", 1))
@@ -117,3 +132,34 @@ def test_number_words_signs_and_years_of_unix_time() -> None:
     assert f.cypher() == "x0.opened < 1609459200" and f.said is not None and "2021" in f.said
     ticket = Shape(CandidateQuery(TICKET, ()), 1, "list", filters=(replace(f, var=1),))
     assert "2021" in reading(ticket, EN) and "1609459200" not in reading(ticket, EN)
+
+
+async def test_the_answer_is_the_best_query_that_finds_something(t2c: Text2CypherRetriever, monkeypatch: Any) -> None:
+    """Execution-guided: where the best-ranked query finds nothing and the next finds rows, the next answers (the
+    trace says which); where none finds anything, the best one's empty answer stands."""
+    await t2c.deps.graph.execute(NS, DESK)
+    t2c.invalidate(NS)
+    read = t2c.deps.graph.read
+    refused: set[str] = set()
+
+    async def reads(ns: str, cypher: str, *args: Any, **kw: Any) -> list[Any]:
+        return [] if cypher in refused else await read(ns, cypher, *args, **kw)
+
+    monkeypatch.setattr(t2c.deps.graph, "read", reads)
+    question = RetrievalQuery(question="Which tickets were not resolved?", namespace=NS)
+    try:
+        first = await t2c.retrieve(question)
+        assert first.trace.answered_rank == 0 and first.trace.rows and len(first.trace.ranked) > 1
+        e = await t2c.enumerate(NS, question.question)
+        by_text = {c.text: c for c in e.candidates}
+        refused.add(by_text[first.trace.ranked[0].query].execution_query())
+        second = await t2c.retrieve(question)
+        assert second.trace.answered_rank == 1 and second.trace.rows and second.trace.query != first.trace.query
+        refused.update(by_text[r.query].execution_query() for r in second.trace.ranked)
+        none = await t2c.retrieve(question)
+        assert all(x.rows == 0 for x in none.trace.executed) and none.trace.answered_rank == 0
+        assert none.trace.query == first.trace.query
+    finally:
+        await read(NS, "MATCH (n) RETURN count(n)")
+        await t2c.deps.graph.execute(NS, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(NS)

@@ -194,6 +194,12 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     roles = Shape(acted, 1, "attr", prop="roles", prop_on=1, paired=True)
     assert answer_kind(roles, question_literals("What are the roles of actors in 'Speed Racer'?")) == 1
     assert answer_kind(roles, question_literals("Which actors had roles in 'Speed Racer'?")) == 0
+    # a head word naming a label of the graph that the pattern lacks: the pattern answers something else ("which
+    # reviews were written by X" asks for reviews, not X's books)
+    lits = question_literals("Which reviews were written by the author Ann Rule?")
+    assert answer_kind(books, lits) == 0  # "reviews" names no node of the pattern: no opinion
+    lits.kind_head = "reviews"  # ``asked_kind``: "reviews" names the graph's label Review
+    assert answer_kind(books, lits) == -1
     # nothing named, or a path: no opinion
     assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
     assert answer_kind(WROTE, question_literals("List the books")) == 0
@@ -257,6 +263,15 @@ def test_order_intent_follows_the_question_superlative() -> None:
 
 
 def test_a_number_stated_once_is_used_once() -> None:
+    # a number right after a word naming what it is a value of is that value ("port 80", "zone 4"); not the ends
+    # of a span, nor a count of answers ("limit to 5", "the top 3")
+    assert question_literals("Which services listen on port 80 in zone 4?").ops == {80.0: "=", 4.0: "="}
+    lits = question_literals("Show the tags of questions with over 100 views, limit to 5 tags. Limit the results to 3.")
+    assert lits.counts == [5.0, 3.0] and lits.ops == {100.0: ">"}
+    # a threshold on how many takes a compared number, not one that counts answers
+    having = Shape(WROTE, 1, "list", having=(">", 3))
+    assert constants_used(having, question_literals("Which authors wrote books? Limit to the top 3.")) == 0
+    assert constants_used(having, question_literals("Which authors wrote more than 3 books?")) == 1
     reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
     above = Filter(1, "rating", ">", 90, edge=True)
     lits = question_literals("Who reviewed books with a rating higher than 90?")
@@ -284,6 +299,15 @@ def test_the_comparison_a_number_takes() -> None:
     assert question_literals("Books with exactly 2 tags, rated at most 7").ops == {2.0: "=", 7.0: "<="}
     assert question_literals("Which books were published in 1995?").ops == {1995.0: "="}
     assert question_literals("Which books were published between 1990 and 2000?").ops == {}  # a range
+    # a number right after a word naming what it is a value of is that value ("port 80", "zone 4"); not the ends
+    # of a span, nor a count of answers ("limit to 5", "the top 3")
+    assert question_literals("Which services listen on port 80 in zone 4?").ops == {80.0: "=", 4.0: "="}
+    lits = question_literals("Show the tags of questions with over 100 views, limit to 5 tags. Limit the results to 3.")
+    assert lits.counts == [5.0, 3.0] and lits.ops == {100.0: ">"}
+    # a threshold on how many takes a compared number, not one that counts answers
+    having = Shape(WROTE, 1, "list", having=(">", 3))
+    assert constants_used(having, question_literals("Which authors wrote books? Limit to the top 3.")) == 0
+    assert constants_used(having, question_literals("Which authors wrote more than 3 books?")) == 1
     reviewed = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
     above = Filter(1, "rating", ">", 90, edge=True)
     listed = Shape(reviewed, 2, "list", filters=(above,))
