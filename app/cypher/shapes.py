@@ -36,8 +36,8 @@ by: the display value (scored) or the node."""
 AGGREGATES = ("avg", "max", "min", "sum")
 NUMBER_OPS = (">", "<", "=")
 TEXT_OPS = ("=", "CONTAINS", "STARTS WITH", "ENDS WITH")
-HAVING_OPS = (">", ">=")
-"""How a threshold on a count compares: "more than", "at least"."""
+HAVING_OPS = (">", ">=", "=", "<", "<=")
+"""How a threshold on a count compares: "more than", "at least", "exactly", "fewer than", "at most"."""
 MOD = "divisible by"
 """The operator of a condition that the property's whole number value is a multiple of ``value`` ("released in a
 year divisible by 10"): ``x.p % value = 0``."""

@@ -18,6 +18,7 @@ from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, redundant
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
+from app.text2cypher.words import term_words
 
 ANCHORED_CONDITIONED = 3
 """How many of the most relevant entity-anchored paths have their answers listed with a limit (and, for one-hop
@@ -25,6 +26,10 @@ paths, with a condition)."""
 
 
 Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
+
+
+Prior = Callable[[Sequence[Shape]], list[float]]
+"""The ranking features' score of shapes without relevance or the LLM (``Ranker.prior``)."""
 
 
 class ShapeEnumerator:
@@ -36,8 +41,11 @@ class ShapeEnumerator:
         filter_beam: int = 12,
         shape_budget: int = 0,
         condition_budget: int = 0,
+        prior: Prior | None = None,
     ) -> None:
         self.graph = graph
+        self.prior = prior
+        """What the ranking features say of shapes before the cross-encoder reads them: the budgets' tie-breaker."""
         self.profiles = profiles
         self.filter_beam = filter_beam
         self.shape_budget = shape_budget
@@ -61,7 +69,7 @@ class ShapeEnumerator:
         base = self.base_shapes(schema, profiles, paths, lits, entities)
         enumerated = len(base)
         if self.shape_budget:
-            base = within_budget(base, lits, self.shape_budget)
+            base = within_budget(base, lits, self.shape_budget, self.prior)
         counts = (enumerated, enumerated - len(base))
         scores = await score(base)
         if not base:
@@ -94,7 +102,7 @@ class ShapeEnumerator:
             if not nxt:
                 break
             if self.condition_budget:
-                budgeted = within_budget(nxt, lits, self.condition_budget)
+                budgeted = within_budget(nxt, lits, self.condition_budget, self.prior)
                 counts = (counts[0], counts[1] + len(nxt) - len(budgeted))
                 nxt = budgeted
             scores = await score(nxt)
@@ -130,6 +138,18 @@ class ShapeEnumerator:
             hop = Hop(triple.rel_type, "out", b.label, b.key)
             patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2], ()))
             pairs.setdefault((a.label, b.label), []).append(triple.rel_type)
+        # a relationship made a node, two types of one verb: (User)-[COMMENTED]->(Comment)-[COMMENTED_ON]->(Question)
+        for one in schema.triples:
+            for two in schema.triples:
+                ends = [labels.get(x) for x in (one.source, one.target, two.target)]
+                if one.target != two.source or one.rel_type == two.rel_type or None in ends:
+                    continue
+                if term_words(one.rel_type)[:1] != term_words(two.rel_type)[:1] or not term_words(one.rel_type):
+                    continue
+                a, b, c = ends
+                assert a is not None and b is not None and c is not None
+                hops = (Hop(one.rel_type, "out", b.label, b.key), Hop(two.rel_type, "out", c.label, c.key))
+                patterns.append((CandidateQuery(Anchor(None, a.label, a.key), hops), [1, 3], ()))
         for (src, dst), types in pairs.items():  # two (three) relationships between the same two nodes
             types = sorted(set(types))
             named = [t for t in types if lits.match.named(t, lits.words)]
@@ -155,7 +175,7 @@ class ShapeEnumerator:
                 if lits.superlative:  # "the 3 most common taglines"
                     out += _commons(path, t, profiles, ks, lits.order)
                 if lits.superlative and path.hops:  # the targets by what they are linked to: "who directed the
-                    other = 3 - t  # oldest movie"
+                    other = other_end(path, t)  # oldest movie"
                     out += [
                         Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=other, temporal=timed and p.temporal)
                         for p in profiles.ordered(path, other)
@@ -172,18 +192,26 @@ class ShapeEnumerator:
                         for k in ks
                     ]
                 if path.hops:
-                    other = 3 - t
+                    other = other_end(path, t)
                     # more than (at least) k of the other end, listed (another of the question's small numbers
-                    # as the limit) or, when the question asks how many, counted
-                    op = ">=" if lits.at_least else ">"
-                    for k in lits.limits:
+                    # as the limit) or, when the question asks how many, counted; not where the target stores
+                    # that count itself
+                    stored = stores_count(profiles, path, t, other, lits)
+                    for k in [] if stored else lits.limits:
+                        # "exactly 2 answers": =, "fewer than 3": <; not the = of "zone 1"
+                        op = "" if k in lits.valued else lits.ops.get(k, "")
+                        op = op if op in lits.lex.having_words else ">=" if lits.at_least else ">"
                         out += [
                             Shape(path, t, "list", other=other, having=(op, k), limit=lim)
                             for lim in [None, *(x for x in lits.limits if x != k)]
                         ]
                         if lits.asks_count:
                             out.append(Shape(path, t, "count", other=other, having=(op, k)))
-                    out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
+                    out += [
+                        Shape(path, t, "group", fn=d, other=other, limit=k)
+                        for d in ("DESC", "ASC")
+                        for k in ([] if stored else ks)
+                    ]
                     out += [
                         Shape(path, t, "group", prop=p.key, prop_on=1, fn=d, limit=k)
                         for p in profiles.numeric(path, 1, edge=True)
@@ -295,16 +323,40 @@ def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], or
     ]
 
 
-def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int) -> list[Shape]:
+def other_end(path: CandidateQuery, t: int) -> int:
+    """The node at the other end of a label-anchored pattern from its target ``t`` (the first or the last)."""
+    return len(path.hops) + 2 - t
+
+
+def stores_count(profiles: Profiles, path: CandidateQuery, t: int, other: int, lits: QuestionLiterals) -> bool:
+    """Whether the target's label holds how many of the other end's kind each node is linked to, as a number of its
+    own whose words name that kind and a measure (``Question.answer_count`` for ``Answer``): the graph's stored
+    count is then the count ("the questions with the most answers", "with exactly 2 answers"), and counting the
+    links (which a sampled graph may hold only some of) is not asked."""
+    prof = profiles.labels.get(path.node_kind(t)[0] or "")
+    kind = path.node_kind(other)[0]
+    if prof is None or not kind:
+        return False
+    measure = lits.lex.measure
+    for p in prof.numeric():
+        words = term_words(p.key)
+        if any(w in measure for w in words) and lits.match.named(kind, [w for w in words if w not in measure]):
+            return True
+    return False
+
+
+def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prior: Prior | None = None) -> list[Shape]:
     """The shapes anchored at a linked entity, and the ``budget`` label-anchored ones whose labels, relationship
-    types and properties the question names most (``Matcher.lexical_overlap``; ties: the smaller shape, then enumeration
+    types and properties the question names most (``Matcher.lexical_overlap``; ties: the higher ``prior``, what the
+    ranking features say before the cross-encoder has read anything, then the smaller shape, then enumeration
     order), in enumeration order. The cross-encoder reads every base shape otherwise: on a schema of 17 labels some
     1,200 a question, five seconds on this CPU, most of them about labels the question never names."""
     free = [i for i, c in enumerate(shapes) if c.anchor.name is None]
     if len(free) <= budget:
         return shapes
     overlap = {i: lits.match.lexical_overlap(shapes[i], lits.words) for i in free}
-    dropped = set(sorted(free, key=lambda i: (-overlap[i], shapes[i].size, i))[budget:])
+    before = dict(zip(free, prior([shapes[i] for i in free]), strict=True)) if prior else dict.fromkeys(free, 0.0)
+    dropped = set(sorted(free, key=lambda i: (-overlap[i], -before[i], shapes[i].size, i))[budget:])
     return [c for i, c in enumerate(shapes) if i not in dropped]
 
 

@@ -35,7 +35,7 @@ from app.cypher.shapes import Shape
 from app.errors import AppError, DependencyError, QueryRejectedError
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
-from app.text2cypher import features, lexicon
+from app.text2cypher import features, lexicon, rank
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -218,12 +218,14 @@ class Enumerator:
             if profiles.rels:  # what the relationship between two linked entities says: only where it says something
                 with ctx.stage("candidate_enumeration"):
                     entities += await self._adjacent(namespace, anchors)
+            ranker, read = rank.load(cfg.ranker), lits
             shapes = ShapeEnumerator(
                 self.graph,
                 self.profiles,
                 filter_beam=cfg.filter_beam,
                 shape_budget=cfg.shape_budget,
                 condition_budget=cfg.condition_budget,
+                prior=lambda shapes: ranker.prior(features.compute(shapes, read.said, read)),
             )
             out.base_shapes, out.pruned = await shapes.enumerate(
                 namespace, schema, lits, best[: cfg.shape_paths], add, entities

@@ -144,9 +144,14 @@ def count_form(f: Facts) -> int:
 @feature("counted", FOR)
 def counted(f: Facts) -> int:
     """1 for a ranking by how many of a kind each answer is linked to, where that kind is what the question's
-    superlative names ("the most actors": a label, or the doer of a relationship), or where the answers are the doers
-    "the top k" names and nothing says by what ("the top 3 producers of ..." by how many they produced)."""
+    superlative names ("the most actors": a label, or the doer of a relationship), or by a number of its own whose
+    words name that kind ("the most answers": ``answer_count``), or where the answers are the doers "the top k" names
+    and nothing says by what ("the top 3 producers of ..." by how many they produced)."""
     c, lits = f.candidate, f.lits
+    if isinstance(c, Shape) and c.kind == "top" and c.prop and lits.most_noun is not None:
+        # or by a number the answers hold whose words name that kind ("the most answers": ``answer_count``)
+        own = c.prop_on is None and c.prop_var in (None, c.target)
+        return int(own and lits.match.named(c.prop, [lits.most_noun]))
     if not isinstance(c, Shape) or c.kind != "group" or c.prop or c.other is None:
         return 0
     if lits.most_noun is not None:

@@ -134,6 +134,9 @@ class QuestionLiterals:
     that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released). A
     list of that kind's first k, in no order, takes them in that order once chosen (``first_k``, ``answer_form``).
     "The first k" are any k: most gold queries of the development sets take them in no order."""
+    valued: list[float] = field(default_factory=list)
+    """Numbers whose ``=`` comes from the word before them ("port 80", "zone 4"), not from a stated comparison: no
+    threshold on how many takes that ``=`` ("racks in zone 1 with more than one machine")."""
     kind_head: str | None = None
     """The first head word that names a label of the graph ("questions" in "which questions have been commented on
     by ..."): a pattern without a node of that kind answers something else (``asked_kind``, ``answer_kind``)."""
@@ -224,7 +227,6 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
-    valued: list[float] = []  # numbers a word names the value of ("port 80")
     for m in _NUMBER.finditer(bare):
         value = float(m.group(1))
         if m.group(2) and value.is_integer() and value % 10 == 0:  # "the 1990s"
@@ -240,7 +242,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         named = _NAMED_BEFORE.search(before)
         if op is None and named and value not in out.counts and _names_a_value(named.group(1), lex):
             op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names
-            valued.append(value)
+            out.valued.append(value)
         if op is not None:
             out.ops.setdefault(value, op)
         if value.is_integer() and 1 <= value <= lex.max_limit:
@@ -252,9 +254,10 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             if a < b:
                 out.ranges.append((a, b + 1 if a.is_integer() and b.is_integer() else b))
         previous = (value, m.end())
-    for v in valued:  # "between 1990 and 2000": the ends of a span, not values
-        if any(v in (lo, hi, hi - 1) for lo, hi in out.ranges):
+    for v in list(out.valued):  # "between 1990 and 2000": the ends of a span, not values
+        if any(v in (lo, hi, hi - 1) for lo, hi in out.ranges) and out.ops.get(v) == "=":
             del out.ops[v]
+            out.valued.remove(v)
     for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
         value = float(lex.number_words[m.group(1).lower()])
         before = bare[max(0, m.start() - 40) : m.start()]

@@ -44,6 +44,12 @@ class Ranker:
         info = {k: v for k, v in data.items() if k != "weights"}
         return cls(weights, bool(data.get("standardise", False)), name, info)
 
+    def prior(self, feats: Sequence[dict[str, float]]) -> list[float]:
+        """What the features say before the cross-encoder or the LLM has read a candidate: the weighted sum of the
+        others, unstandardised (the budgets' tie-breaker, ``enumerate_shapes.within_budget``)."""
+        rest = [n for n in self.weights if n not in (RELEVANCE, LLM)]
+        return [sum(self.weights[n] * f.get(n, 0.0) for n in rest) for f in feats]
+
     def scores(self, feats: Sequence[dict[str, float]]) -> list[float]:
         """Each candidate's score: the weighted sum of its features (standardised over the candidates first, where
         the ranker says so). ``relevance`` is added last, so that integer-valued features sum exactly."""

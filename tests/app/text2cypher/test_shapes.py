@@ -11,13 +11,15 @@ from typing import Any
 import pytest
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.schema import GraphSchema, SchemaTriple
 from app.cypher.shapes import Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.features import turned_back
-from app.text2cypher.profiles import Property
+from app.text2cypher.enumerate_shapes import ShapeEnumerator
+from app.text2cypher.profiles import LabelProfile, Profiles, Property
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
 
@@ -268,6 +270,15 @@ def test_a_number_stated_once_is_used_once() -> None:
     assert question_literals("Which services listen on port 80 in zone 4?").ops == {80.0: "=", 4.0: "="}
     lits = question_literals("Show the tags of questions with over 100 views, limit to 5 tags. Limit the results to 3.")
     assert lits.counts == [5.0, 3.0] and lits.ops == {100.0: ">"}
+    # a threshold on how many takes the comparison the question states ("exactly 2 books")
+    exactly = ShapeEnumerator.base_shapes(
+        GraphSchema(triples=[SchemaTriple("Author", "WROTE", "Book")]),
+        Profiles(labels={"Author": LabelProfile("Author", "name", []), "Book": LabelProfile("Book", "title", [])}),
+        [],
+        question_literals("Which authors wrote exactly 2 books?"),
+    )
+    assert {s.having for s in exactly if s.having} == {("=", 2)}
+    assert "WHERE number = 2" in next(s for s in exactly if s.having).text
     # a threshold on how many takes a compared number, not one that counts answers
     having = Shape(WROTE, 1, "list", having=(">", 3))
     assert constants_used(having, question_literals("Which authors wrote books? Limit to the top 3.")) == 0
@@ -304,6 +315,15 @@ def test_the_comparison_a_number_takes() -> None:
     assert question_literals("Which services listen on port 80 in zone 4?").ops == {80.0: "=", 4.0: "="}
     lits = question_literals("Show the tags of questions with over 100 views, limit to 5 tags. Limit the results to 3.")
     assert lits.counts == [5.0, 3.0] and lits.ops == {100.0: ">"}
+    # a threshold on how many takes the comparison the question states ("exactly 2 books")
+    exactly = ShapeEnumerator.base_shapes(
+        GraphSchema(triples=[SchemaTriple("Author", "WROTE", "Book")]),
+        Profiles(labels={"Author": LabelProfile("Author", "name", []), "Book": LabelProfile("Book", "title", [])}),
+        [],
+        question_literals("Which authors wrote exactly 2 books?"),
+    )
+    assert {s.having for s in exactly if s.having} == {("=", 2)}
+    assert "WHERE number = 2" in next(s for s in exactly if s.having).text
     # a threshold on how many takes a compared number, not one that counts answers
     having = Shape(WROTE, 1, "list", having=(">", 3))
     assert constants_used(having, question_literals("Which authors wrote books? Limit to the top 3.")) == 0
@@ -1028,6 +1048,7 @@ def test_schema_words_the_question_mentions() -> None:
     assert mentions("Who has written, directed and produced the same movie?", ["WROTE", "DIRECTED"]) == (2, 0)
     assert mentions("Which writers also directed?", ["WROTE"]) == (1, 0)
     assert mentions("Who wrote X?", ["WRITTEN_BY"]) == (1, 0)
+
     # one use per question word: a relationship taken twice must be named twice
     assert mentions("the director of X also directed which films", ["DIRECTED_BY", "DIRECTED_BY"]) == (2, 0)
     assert mentions("who directed X", ["DIRECTED_BY", "DIRECTED_BY"]) == (1, 1)
@@ -1047,6 +1068,11 @@ def test_a_ranking_that_counts_what_the_superlative_names() -> None:
     lits = question_literals("Which 2 books have the highest number of distinct authors?")
     assert lits.most_noun == "authors" and feature("counted", by_authors, lits) == 1
     assert feature("counted", by_books, question_literals("Which author wrote the longest book?")) == 0
+    # or by a number of its own whose words name what is counted ("the most books": ``book_count``)
+    by_count = Shape(CandidateQuery(AUTHOR, ()), 1, "top", prop="book_count", fn="DESC", limit=1)
+    lits = question_literals("Which author wrote the most books?")
+    assert feature("counted", by_count, lits) == 1
+    assert feature("counted", replace(by_count, prop="age"), lits) == 0
     lits = question_literals("Who are the top 2 writers of books published after 1990?")
     lits.top_doer = "writers"  # first_k's reading: nothing says by what to rank them
     assert feature("counted", by_books, lits) == 1 and feature("counted", by_authors, lits) == 0
@@ -1073,6 +1099,9 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
     # the two label-anchored shapes that name "books" and "pages" most (the smaller of the ties), and the entity's
     assert kept == [shapes[1], shapes[3], shapes[4]]
     assert within_budget(shapes, lits, 10) == shapes
+    # among ties, what the ranking features say before the cross-encoder reads them (a count is not what it asks)
+    prior = [1.0 if s.kind == "count" else 0.0 for s in shapes]
+    assert within_budget(shapes, lits, 2, lambda xs: [prior[shapes.index(x)] for x in xs]) == shapes[1:4]
 
 
 async def test_quoted_text_is_a_whole_value_unless_the_question_says_part(library: Text2CypherRetriever) -> None:
@@ -1106,3 +1135,55 @@ def test_a_quoted_constant_belongs_to_the_kind_named_beside_it() -> None:
     anchored = CandidateQuery(Anchor("Mira Holt", "Critic"), reviewed.hops)
     assert feature("quoted_kind", anchored, lits) == 1
     assert feature("quoted_kind", on_critic, question_literals("Which books did Mira Holt review?")) == 0
+
+
+def test_a_stored_count_is_the_count() -> None:
+    """Where the target's label holds how many of the other end's kind it is linked to (``Ticket.reply_count`` for
+    ``Reply``), no shape counts the links ("the tickets with the most replies" ranks by ``reply_count``); a kind
+    without such a number is counted as before."""
+    from app.text2cypher.enumerate_shapes import stores_count
+
+    replies = Property("Ticket", "reply_count", "number", 0, 9, (0, 3, 9))
+    profiles = Profiles(
+        labels={
+            "Ticket": LabelProfile("Ticket", "subject", [replies]),
+            "Reply": LabelProfile("Reply", "body", []),
+            "Agent": LabelProfile("Agent", "handle", []),
+        }
+    )
+    schema = GraphSchema(
+        triples=[SchemaTriple("Reply", "REPLIES_TO", "Ticket"), SchemaTriple("Agent", "HANDLED", "Ticket")]
+    )
+    replied = CandidateQuery(Anchor(None, "Reply", "body"), (Hop("REPLIES_TO", "out", "Ticket", "subject"),))
+    lits = question_literals("Which 3 tickets have the most replies?")
+    assert stores_count(profiles, replied, 2, 1, lits) and not stores_count(profiles, replied, 1, 2, lits)
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    groups = {(s.path.hops[0].rel_type, s.target) for s in shapes if s.kind == "group" and not s.prop}
+    assert ("REPLIES_TO", 2) not in groups and {("REPLIES_TO", 1), ("HANDLED", 2), ("HANDLED", 1)} <= groups
+    assert any(s.kind == "top" and s.prop == "reply_count" for s in shapes)
+
+
+def test_a_relationship_made_a_node_is_one_pattern() -> None:
+    """Two relationship types of one verb through a node (``(Agent)-[:COMMENTED]->(Note)-[:COMMENTED_ON]->(Ticket)``)
+    make a label-anchored pattern of their own: "which agents commented on more than 2 tickets" counts tickets per
+    agent through the notes."""
+    profiles = Profiles(
+        labels={
+            label: LabelProfile(label, key, [])
+            for label, key in (("Agent", "handle"), ("Note", "id"), ("Ticket", "subject"))
+        }
+    )
+    schema = GraphSchema(
+        triples=[
+            SchemaTriple("Agent", "COMMENTED", "Note"),
+            SchemaTriple("Note", "COMMENTED_ON", "Ticket"),
+            SchemaTriple("Agent", "OPENED", "Ticket"),
+        ]
+    )
+    lits = question_literals("Which agents commented on more than 2 tickets?")
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    long = [s for s in shapes if len(s.hops) == 2]
+    assert {h.rel_type for s in long for h in s.hops} == {"COMMENTED", "COMMENTED_ON"}  # not OPENED: another verb
+    having = [s for s in long if s.having == (">", 2) and s.target == 1 and s.limit is None]
+    assert having and having[0].other == 3
+    assert "WITH x1, count(DISTINCT x3) AS number WHERE number > 2" in having[0].text
