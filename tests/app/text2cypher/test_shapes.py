@@ -17,8 +17,8 @@ from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
-from app.text2cypher.features import turned_back
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
+from app.text2cypher.features import turned_back
 from app.text2cypher.profiles import LabelProfile, Profiles, Property
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
