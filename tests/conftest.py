@@ -60,7 +60,10 @@ class Service:
             raise AssertionError(f"{exc}\n{self.log_path.read_text(errors='replace')[-3000:]}") from exc
 
     def namespaces(self) -> dict[str, dict[str, Any]]:
-        return {n["namespace"]: n for n in self.client.get("/namespaces").json()["namespaces"]}
+        r = self.client.get("/namespaces")
+        body = r.json()
+        assert "namespaces" in body, f"GET /namespaces answered {r.status_code}: {body}"  # say why, not KeyError
+        return {n["namespace"]: n for n in body["namespaces"]}
 
     def stop(self) -> None:
         self.client.close()

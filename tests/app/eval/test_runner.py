@@ -82,12 +82,17 @@ def test_kgqa_and_text2cypher_loaders(tmp_path: Path) -> None:
     (j / "shop.cypher").write_text("CREATE (:Product {productName: 'Chai'});\n")
     rows = [
         {"id": "s-1", "question": "ok", "gold_cypher": "MATCH (p:Product) RETURN p", "gold_rows": [{}], "runs": True},
+        # a value holding a line separator (U+2028): one JSON line still, not two
+        {"id": "s-0", "question": "x", "gold_cypher": "MATCH (p) RETURN p", "gold_rows": [{"t": "a\u2028b"}]},
         {"id": "s-2", "question": "fails", "gold_cypher": "MATCH (p RETURN p", "gold_rows": None, "runs": False},
         {"id": "s-3", "question": "empty", "gold_cypher": "MATCH (p:X) RETURN p", "gold_rows": [], "runs": True},
     ]
-    (j / "questions.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    (j / "questions.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n")
     tj = load_text2cypher(j)
-    assert [(q.id, q.meta["cypher"]) for q in tj.questions] == [("s-1", "MATCH (p:Product) RETURN p")]
+    assert [(q.id, q.meta["cypher"]) for q in tj.questions] == [
+        ("s-1", "MATCH (p:Product) RETURN p"),
+        ("s-0", "MATCH (p) RETURN p"),
+    ]
     assert tj.script is not None and tj.script.name == "shop.cypher"
 
 
