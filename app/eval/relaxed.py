@@ -14,6 +14,9 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from app.errors import AppError
+from app.stores.graph.base import plain_value
+
 _STR = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _COMMENT = re.compile(r"//[^\n]*")
 _FINAL_LIMIT = re.compile(r"\s+LIMIT\s+(\d+)\s*;?\s*$", re.IGNORECASE)
@@ -23,6 +26,8 @@ _ORDER_ITEM = re.compile(
 )
 
 SortKey = int | tuple[int, str]
+POOL_MAX_ROWS = 100_000
+"""The most rows a pool query reads (the gold rows' own bound in the eval)."""
 
 
 def _bare(query: str) -> str:
@@ -142,24 +147,35 @@ def relaxed_equal(
     return True
 
 
-async def add_pools(graph: Any, namespace: str, rows: list[dict[str, Any]], *, max_rows: int = 100_000) -> int:
+def value_lists(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """Result rows as lists of plain values (a node as its property dict), as the relaxed comparison reads them."""
+    return [[plain(plain_value(v)) for v in row.values()] for row in rows]
+
+
+async def read_pool(graph: Any, namespace: str, pool_q: str) -> list[dict[str, Any]] | None:
+    """The un-limited gold rows (``pool_q``: :func:`without_final_limit`'s query) on the namespace's graph; None
+    where the engine refuses the query."""
+    try:
+        rows: list[dict[str, Any]] = await graph.read(namespace, pool_q, max_rows=POOL_MAX_ROWS)
+    except AppError:
+        return None
+    return rows
+
+
+async def add_pools(graph: Any, namespace: str, rows: list[dict[str, Any]]) -> int:
     """Give each question row (``gold_cypher``, ``gold_rows``) whose gold ends in a LIMIT its ``gold_pool`` (the
     un-limited rows, as lists of plain values) and, where the gold is ordered, its ``order_key``, read on the
     namespace's graph; returns how many got a pool. A pool query the engine refuses leaves its row as it was."""
-    from app.errors import AppError
-    from app.stores.graph.base import plain_value
-
     done = 0
     for row in rows:
         gold_q, gold = str(row.get("gold_cypher") or ""), list(row.get("gold_rows") or [])
         pool_q = without_final_limit(gold_q) if gold_q and gold else None
         if pool_q is None:
             continue
-        try:
-            pool = await graph.read(namespace, pool_q, max_rows=max_rows)
-        except AppError:
+        pool = await read_pool(graph, namespace, pool_q)
+        if pool is None:
             continue
-        row["gold_pool"] = [[plain(plain_value(v)) for v in r.values()] for r in pool]
+        row["gold_pool"] = value_lists(pool)
         if is_ordered(gold_q):
             columns = list(gold[0]) if isinstance(gold[0], Mapping) else list(pool[0]) if pool else []
             key = sort_key(gold_q, columns)

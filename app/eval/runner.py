@@ -68,11 +68,6 @@ def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
     return Counter(map(_row_key, a)) == Counter(map(_row_key, b))
 
 
-def _value_lists(rows: list[dict[str, Any]]) -> list[list[Any]]:
-    """Rows as lists of plain values (a node as its property dict), as the relaxed comparison reads them."""
-    return [[R.plain(plain_value(v)) for v in row.values()] for row in rows]
-
-
 def _answer_values(rows: list[dict[str, Any]]) -> set[str]:
     """The distinct values of each row's first column, a node as its display value (``name``, else ``title``)."""
     out = set()
@@ -211,15 +206,12 @@ class Evaluator:
         if pool_q is None:
             return False
         if pool_q not in self._gold_rows:
-            try:
-                self._gold_rows[pool_q] = await self.c.graph.read(self.ns, pool_q, max_rows=100_000)
-            except AppError:
-                self._gold_rows[pool_q] = []
+            self._gold_rows[pool_q] = await R.read_pool(self.c.graph, self.ns, pool_q) or []
         gold = self._gold_rows[gold_q]
         return R.relaxed_equal(
-            _value_lists(rows),
-            _value_lists(gold),
-            _value_lists(self._gold_rows[pool_q]),
+            R.value_lists(rows),
+            R.value_lists(gold),
+            R.value_lists(self._gold_rows[pool_q]),
             ordered=R.is_ordered(gold_q),
             key=R.sort_key(gold_q, list(gold[0])),
         )

@@ -28,7 +28,7 @@ paths, with a condition)."""
 Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
 
 
-Prior = Callable[[Sequence[Shape]], list[float]]
+Prior = Callable[[Sequence[Shape], QuestionLiterals], list[float]]
 """The ranking features' score of shapes without relevance or the LLM (``Ranker.prior``)."""
 
 
@@ -355,7 +355,7 @@ def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prio
     if len(free) <= budget:
         return shapes
     overlap = {i: lits.match.lexical_overlap(shapes[i], lits.words) for i in free}
-    before = dict(zip(free, prior([shapes[i] for i in free]), strict=True)) if prior else dict.fromkeys(free, 0.0)
+    before = dict(zip(free, prior([shapes[i] for i in free], lits), strict=True)) if prior else dict.fromkeys(free, 0.0)
     dropped = set(sorted(free, key=lambda i: (-overlap[i], -before[i], shapes[i].size, i))[budget:])
     return [c for i, c in enumerate(shapes) if i not in dropped]
 

@@ -218,14 +218,14 @@ class Enumerator:
             if profiles.rels:  # what the relationship between two linked entities says: only where it says something
                 with ctx.stage("candidate_enumeration"):
                     entities += await self._adjacent(namespace, anchors)
-            ranker, read = rank.load(cfg.ranker), lits
+            ranker = rank.load(cfg.ranker)
             shapes = ShapeEnumerator(
                 self.graph,
                 self.profiles,
                 filter_beam=cfg.filter_beam,
                 shape_budget=cfg.shape_budget,
                 condition_budget=cfg.condition_budget,
-                prior=lambda shapes: ranker.prior(features.compute(shapes, read.said, read)),
+                prior=lambda shapes, said: ranker.prior(features.compute(shapes, said.said, said)),
             )
             out.base_shapes, out.pruned = await shapes.enumerate(
                 namespace, schema, lits, best[: cfg.shape_paths], add, entities

@@ -1083,7 +1083,7 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
     assert within_budget(shapes, lits, 10) == shapes
     # among ties, what the ranking features say before the cross-encoder reads them (a count is not what it asks)
     prior = [1.0 if s.kind == "count" else 0.0 for s in shapes]
-    assert within_budget(shapes, lits, 2, lambda xs: [prior[shapes.index(x)] for x in xs]) == shapes[1:4]
+    assert within_budget(shapes, lits, 2, lambda xs, _: [prior[shapes.index(x)] for x in xs]) == shapes[1:4]
 
 
 async def test_quoted_text_is_a_whole_value_unless_the_question_says_part(library: Text2CypherRetriever) -> None:
