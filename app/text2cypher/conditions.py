@@ -179,10 +179,11 @@ def filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
 
 def redundant(f: Filter, g: Filter) -> bool:
     """Whether condition ``f`` adds nothing to ``g``, takes the same constant again, or cannot hold beside it: a
-    property that has a value condition is there already (and cannot be missing), and equals one value only."""
+    property that has a value condition is there already (and cannot be missing), equals one value only, and once
+    bounded on both sides ("a view count between 50 and 100") takes no other bound."""
     if f.value is not None and type(f.value) is type(g.value) and f.value == g.value:
         return True
     same = (f.var, f.key, f.edge) == (g.var, g.key, g.edge)
     # one value cannot equal two ("tagged with both 'neo4j' and 'cypher'" is two tags, not one of both names)
     both_equal = f.op == g.op == "=" and not (f.listed or f.sized or g.listed or g.sized)
-    return same and (bool({EXISTS, ABSENT} & {f.op, g.op}) or both_equal)
+    return same and (bool({EXISTS, ABSENT, "range"} & {f.op, g.op}) or both_equal)

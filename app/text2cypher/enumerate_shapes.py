@@ -68,6 +68,10 @@ class ShapeEnumerator:
         profiles = await self.profiles.get(namespace, schema)
         base = self.base_shapes(schema, profiles, paths, lits, entities)
         enumerated = len(base)
+        # the plain lists of a label's nodes (or a pattern's ends), which take the conditions below whether or not the
+        # budget lets the cross-encoder read them bare ("the first 3 questions with a view count between 50 and
+        # 100": the shapes ordering by the view count name more of the question than the plain list of questions)
+        plain = [x for x in base if x.kind == "list" and not x.also and x.anchor.name is None and not x.filters]
         if self.shape_budget:
             base = within_budget(base, lits, self.shape_budget, self.prior)
         counts = (enumerated, enumerated - len(base))
@@ -83,7 +87,7 @@ class ShapeEnumerator:
         level = _best([base[i] for i in keep], kept, self.filter_beam)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
         # name a property its aggregates and orderings fill the beam, and those take no condition on that property
-        level += [x for x in base if x.kind == "list" and not x.also and x.anchor.name is None and x not in level]
+        level += [x for x in plain if x not in level]
         # one condition on the answers of the most relevant one-hop entity paths ("the movies Laurence Fishburne
         # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart:
         # in the beam they crowded out the label-anchored shapes' second condition

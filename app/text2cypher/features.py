@@ -335,3 +335,28 @@ def quoted_kind(f: Facts) -> int:
                 kind = c.hops[flt.var - 1].rel_type if flt.edge else c.path.node_kind(flt.var)[0]
                 held.append((flt.value, kind))
     return sum(1 for value, kind in held if kind and lits.match.named(kind, lits.beside.get(value, [])))
+
+
+@feature("nameless_who", AGAINST)
+def nameless_who(f: Facts) -> int:
+    """1 for a "who" question's candidate whose answers are of a label that names nothing (its display values are
+    numbers, ``lits.nameless``): "who commented on ..." asks for the users, not the comments' numbers."""
+    c, lits = f.candidate, f.lits
+    if not lits.asks_who or not lits.nameless:
+        return 0
+    path = c if isinstance(c, CandidateQuery) else c.path
+    var = c.target if isinstance(c, Shape) else c.return_index
+    return int(path.node_kind(var)[0] in lits.nameless)
+
+
+@feature("negated_kind", AGAINST)
+def negated_kind(f: Facts) -> int:
+    """How many nodes of the candidate's pattern are of a kind that only words under a negation name ("questions
+    that have no answers": a pattern through the answers finds the questions that have some)."""
+    c, lits = f.candidate, f.lits
+    if not lits.negated:
+        return 0
+    path = c if isinstance(c, CandidateQuery) else c.path
+    kinds = [path.node_kind(v)[0] for v in range(1, len(path.hops) + 2)]
+    m = lits.match
+    return sum(1 for k in kinds if k and m.named(k, lits.negated) and not m.named(k, lits.affirmed))

@@ -68,6 +68,10 @@ class LabelProfile:
     key: str
     """Display property (``name`` or ``title``; empty for a relationship type)."""
     properties: list[Property]
+    sequence: str = ""
+    """The property that numbers the label's nodes, where one does: its id, or else its display property, whose
+    values are whole numbers (a ``uuid`` of 7 digits). What "the first k" of a kind that no year dates are taken in
+    order of (``question.first_k``); empty for none."""
 
     def numeric(self) -> list[Property]:
         return [p for p in self.properties if p.kind == "number"]
@@ -89,6 +93,15 @@ class Profiles:
 
     def __bool__(self) -> bool:
         return bool(self.labels)
+
+    def nameless(self) -> list[str]:
+        """The labels whose display values are numbers (a comment shown by its ``uuid``): they name nobody, so no
+        "who" asks for them."""
+        return [
+            prof.label
+            for prof in self.labels.values()
+            if any(p.key == prof.key and p.kind == "number" for p in prof.properties)
+        ]
 
     def of(self, path: CandidateQuery, var: int, *, edge: bool = False) -> LabelProfile | None:
         """The profile of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
@@ -154,7 +167,11 @@ class PropertyProfiles:
                 props.append(Property(name, key, "list", min(sizes), max(sizes), elements, part))
         if edge and not props:
             return None
-        return LabelProfile(name, display, props)
+        sequence = ""
+        if label is not None:  # whole numbers that number the nodes: the id's, else the display property's
+            whole = [k for k in (label.id, display) if k and k in label.properties]
+            sequence = next((k for k in whole if label.properties[k].kind == "integer"), "")
+        return LabelProfile(name, display, props, sequence)
 
     async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:
         labels = specific_labels(schema.labels)

@@ -131,15 +131,19 @@ class QuestionLiterals:
     sees the whole value beside each answer (``answer_form``)."""
     dated: tuple[str, str, str] | None = None
     """``(label, key, "DESC")``: "the top k" (where the question names no measure) of a kind with one year of its own
-    that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released). A
-    list of that kind's first k, in no order, takes them in that order once chosen (``first_k``, ``answer_form``).
-    "The first k" are any k: most gold queries of the development sets take them in no order."""
+    that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released);
+    ``(label, key, "ASC")``: "the first k" of a kind, the earliest by that year or by the numbers of its nodes
+    (``earliest``). A list of that kind's k, in no order, takes them in that order once chosen (``first_k``,
+    ``answer_form``)."""
     valued: list[float] = field(default_factory=list)
     """Numbers whose ``=`` comes from the word before them ("port 80", "zone 4"), not from a stated comparison: no
     threshold on how many takes that ``=`` ("racks in zone 1 with more than one machine")."""
     kind_head: str | None = None
     """The first head word that names a label of the graph ("questions" in "which questions have been commented on
     by ..."): a pattern without a node of that kind answers something else (``asked_kind``, ``answer_kind``)."""
+    nameless: list[str] = field(default_factory=list)
+    """The graph's labels whose display values are numbers (``Profiles.nameless``): no "who" asks for them
+    (``asked_kind``)."""
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
 
@@ -298,13 +302,14 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     """What "the first k" and "the top k" rank by where the question does not say. "The first k" of something whose
     year the question names ("the first 3 movies Keanu Reeves acted in, with their release years") are the earliest
     k: the question then asks by time (``time_order`` "ASC", the noun after "first" saying whose year), as "the 3
-    oldest" would; without a named year, or with a year named only by its condition ("the first 5 people born before
-    1980"), they are any k. "The top k" of a kind with one year of its own that dates no birth (the lexicon's
-    ``birth``), where the question names no measure to rank by (``lits.top_noun``), are the latest k ("the top 5
-    movies directed by someone born in 1967"); of the doers of something, the ones that did it most ("the top 3
-    producers of movies with a tagline including 'Speed'"; ``lits.top_doer``, read by the ``counted`` feature). Sets
-    ``lits.time_order`` and ``lits.time_noun`` (or ``lits.top_doer``) when the question has no time superlative of
-    its own."""
+    oldest" would. Without a named year, or with a year named only by its condition ("the first 5 questions asked in
+    2021"), a list of them takes the earliest k once chosen (``lits.dated``, ``earliest``), as a user reading "first"
+    expects and as any k of them would also answer. "The top k" of a kind with one year of its own that dates no
+    birth (the lexicon's ``birth``), where the question names no measure to rank by (``lits.top_noun``), are the
+    latest k ("the top 5 movies directed by someone born in 1967"); of the doers of something, the ones that did it
+    most ("the top 3 producers of movies with a tagline including 'Speed'"; ``lits.top_doer``, read by the
+    ``counted`` feature). Sets ``lits.time_order`` and ``lits.time_noun`` (or ``lits.top_doer``, or
+    ``lits.dated``) when the question has no time superlative of its own."""
     if lits.time_order is not None:
         return
     said = [w for w in lits.words if w not in lits.conditioned]
@@ -319,6 +324,8 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
         ]
         if any(lits.match.named(key, said) for key in years):
             lits.time_order, lits.time_noun = "ASC", lits.first_noun
+        else:
+            lits.dated = earliest(profiles, lits.first_noun, lits.match)
         return
     if lits.top_noun is None:
         return
@@ -335,10 +342,24 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
 
 
 def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
-    """Set ``lits.kind_head``: the first of the question's head words that names a label of the graph."""
+    """Set ``lits.kind_head``, the first of the question's head words that names a label of the graph, and
+    ``lits.nameless``, the labels no "who" asks for."""
     lits.kind_head = next(
         (h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None
     )
+    lits.nameless = profiles.nameless()
+
+
+def earliest(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str, str] | None:
+    """``(label, key, "ASC")``: the order "the first k" of the kind ``noun`` names are taken in, where the question
+    says none: its one year of its own (``own_year``), else the whole numbers that number its nodes
+    (``LabelProfile.sequence``: "the first 3 users" by their id); None where neither is known."""
+    year = own_year(profiles, noun, match)
+    if year is not None:
+        return (*year, "ASC")
+    numbered = [(prof.label, prof.sequence) for prof in profiles.labels.values() if prof.sequence]
+    named = [pair for pair in numbered if match.named(pair[0], [noun])]
+    return (*named[0], "ASC") if len(named) == 1 else None
 
 
 def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] | None:

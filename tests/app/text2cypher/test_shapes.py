@@ -837,11 +837,20 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
     by_year = Shape(CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops), 2, "top", prop="published",
                     fn="ASC", limit=2, temporal=True)  # fmt: skip
     assert feature("time_order", by_year, lits) == 1
-    # no year named, or one named only by its condition: the first 2 are any 2
+    # no year named, or one named only by its condition: the first 2 are the earliest 2 once a list is chosen
     for question in ("List the first 2 books Ilse Varga wrote.", "List the first 2 books published after 1990."):
         lits = question_literals(question)
         first_k(lits, profiles)
-        assert lits.time_order is None, question
+        assert (lits.time_order, lits.dated) == (None, ("Book", "published", "ASC")), question
+    # a kind no year dates: in the order of the whole numbers that number its nodes; a birth year does not date
+    profiles.labels["Reader"] = LabelProfile("Reader", "name", [], sequence="uid")
+    for question, dated in (
+        ("List the first 2 readers.", ("Reader", "uid", "ASC")),
+        ("List the first 2 authors born after 1950.", None),
+    ):
+        lits = question_literals(question)
+        first_k(lits, profiles)
+        assert lits.dated == dated, question
     # "the top k" where nothing says by what: a dated kind's latest, the doers of something by how much they did it
     pages = Property("Book", "pages", "number", 198.0, 412.0, (310, 224))
     profiles.labels["Book"].properties.append(pages)
@@ -859,8 +868,7 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
 
 def test_the_top_k_of_a_dated_kind_come_in_its_order() -> None:
     """ "The top k" of a kind with a year of its own, where nothing says by what, are the latest k once a list of
-    them is chosen; "the first k" are any k (no order: most gold queries of the development sets take them so);
-    not a kind dated by its birth, nor a list without a limit."""
+    them is chosen; "the first k" the earliest k; not a kind dated by its birth, nor a list without a limit."""
     from app.text2cypher.profiles import LabelProfile, Profiles
     from app.text2cypher.question import first_k
 
@@ -877,9 +885,11 @@ def test_the_top_k_of_a_dated_kind_come_in_its_order() -> None:
 
     varga = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
     first2 = Shape(varga, 2, "list", limit=2)
-    assert chosen(first2, "List the first 2 books Ilse Varga wrote.").endswith("RETURN DISTINCT x2 LIMIT 2")
+    assert chosen(first2, "List the first 2 books Ilse Varga wrote.").endswith(
+        "RETURN DISTINCT x2 ORDER BY x2.published ASC LIMIT 2"
+    )
     assert chosen(first2, "Name the first 2 books Ilse Varga wrote.").endswith(
-        "WITH DISTINCT x2 RETURN x2.title AS name LIMIT 2"
+        "WITH DISTINCT x2 ORDER BY x2.published ASC LIMIT 2 RETURN x2.title AS name"
     )
     assert chosen(first2, "Find the top 2 books Ilse Varga wrote.").endswith(
         "WHERE x2.published IS NOT NULL RETURN DISTINCT x2 ORDER BY x2.published DESC LIMIT 2"
@@ -1169,3 +1179,55 @@ def test_a_relationship_made_a_node_is_one_pattern() -> None:
     having = [s for s in long if s.having == (">", 2) and s.target == 1 and s.limit is None]
     assert having and having[0].other == 3
     assert "WITH x1, count(DISTINCT x3) AS number WHERE number > 2" in having[0].text
+
+
+async def test_plain_lists_take_conditions_past_the_shape_budget(library: Text2CypherRetriever) -> None:
+    """The plain list of a label's nodes takes the question's conditions even where the shape budget keeps the
+    cross-encoder from reading it bare (the orderings by the property the question names fill the budget); a range
+    takes no other bound on its property."""
+    question = "List the first 2 books with pages between 200 and 300."
+    full = await library.enumerate(NS, question)
+    ranged = [c for c in full.candidates if "x1.pages >= 200 AND x1.pages < 301" in c.text]
+    assert ranged and all(c.text.split(" RETURN ")[0].count("x1.pages") == 2 for c in ranged)
+    config = library.config
+    library.config = config.model_copy(update={"shape_budget": 1})
+    try:
+        tight = await library.enumerate(NS, question)
+    finally:
+        library.config = config
+    assert tight.pruned > 0
+    assert any(
+        isinstance(c, Shape) and c.kind == "list" and c.path.hops == () and "x1.pages >= 200" in c.text
+        for c in tight.candidates
+    )
+
+
+def test_who_asks_for_a_kind_with_names_and_negated_kinds_are_not_walked_through() -> None:
+    """ "Who reviewed ...": not a kind shown by numbers (``Profiles.nameless``); "books that have no reviews": no
+    pattern through the reviews."""
+    from app.text2cypher.question import asked_kind
+
+    ticket_no = Property("Note", "number", "number", 1.0, 90.0, (1, 2, 90))
+    profiles = Profiles(
+        {
+            "Note": LabelProfile("Note", "number", [ticket_no]),
+            "Critic": LabelProfile("Critic", "name", []),
+            "Book": LabelProfile("Book", "title", []),
+        }
+    )
+    assert profiles.nameless() == ["Note"]
+    noted = CandidateQuery(Anchor(None, "Note", "number"), (Hop("ON", "out", "Book", "title"),))
+    critics = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
+    lits = question_literals("Who commented on the book 'Salt Roads'?")
+    asked_kind(lits, profiles)
+    assert feature("nameless_who", Shape(noted, 1, "list"), lits) == 1
+    assert feature("nameless_who", Shape(critics, 1, "list"), lits) == 0
+    assert feature("nameless_who", Shape(noted, 2, "list"), lits) == 0  # the books
+    lits = question_literals("Which notes are on the book 'Salt Roads'?")
+    asked_kind(lits, profiles)
+    assert feature("nameless_who", Shape(noted, 1, "list"), lits) == 0  # no "who"
+    lits = question_literals("List the books that have no reviews by critics.")
+    assert feature("negated_kind", Shape(critics, 2, "list"), lits) == 1
+    assert feature("negated_kind", Shape(CandidateQuery(BOOK, ()), 1, "list"), lits) == 0
+    lits = question_literals("List the books critics reviewed.")
+    assert feature("negated_kind", Shape(critics, 2, "list"), lits) == 0
