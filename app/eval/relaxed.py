@@ -20,10 +20,13 @@ from app.stores.graph.base import plain_value
 _STR = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _COMMENT = re.compile(r"//[^\n]*")
 _FINAL_LIMIT = re.compile(r"\s+LIMIT\s+(\d+)\s*;?\s*$", re.IGNORECASE)
+_LIMIT_BEFORE_RETURN = re.compile(r"(\s+LIMIT\s+\d+)\s+RETURN\b(?!.*\bRETURN\b)", re.IGNORECASE | re.DOTALL)
 _AGG = re.compile(r"\b(COUNT|SUM|AVG|MIN|MAX|COLLECT|STDEV|STDEVP|PERCENTILECONT|PERCENTILEDISC)\s*[({]")
 _ORDER_ITEM = re.compile(
     r"\bORDER\s+BY\s+(.+?)(?:\s+(?:ASC|DESC|ASCENDING|DESCENDING)\b|,|\s+LIMIT\b|\s+SKIP\b|$)", re.IGNORECASE
 )
+
+_ALIASES = re.compile(r"(?:RETURN|,)\s*(\w+)\s+AS\s+`?(\w+)`?", re.IGNORECASE)
 
 SortKey = int | tuple[int, str]
 POOL_MAX_ROWS = 100_000
@@ -36,9 +39,23 @@ def _bare(query: str) -> str:
 
 
 def without_final_limit(query: str) -> str | None:
-    """The query without its final ``LIMIT k`` (the pool's query), or None when it does not end in one."""
+    """The query without its final ``LIMIT k`` (the pool's query), or None when it does not end in one. A ``LIMIT``
+    that ends the ``WITH ... ORDER BY`` right before the last ``RETURN`` is final too where that ``RETURN`` only
+    shows what the ``WITH`` kept (no aggregate, no further reading, no limit of its own: ``WITH t, count(q) AS n
+    ORDER BY n LIMIT 3 RETURN t.name, n``)."""
     m = _FINAL_LIMIT.search(query)
-    return query[: m.start()] if m else None
+    if m:
+        return query[: m.start()]
+    m = _LIMIT_BEFORE_RETURN.search(query)
+    if m is None:
+        return None
+    tail = _bare(query[m.end() :])
+    if _AGG.search(tail) or re.search(r"\b(MATCH|UNWIND|CALL|WITH|LIMIT|SKIP|UNION)\b", tail):
+        return None
+    with_at = _bare(query[: m.start()]).rfind(" WITH ")
+    if with_at < 0 or "ORDER BY" not in _bare(query[: m.start()])[with_at:]:
+        return None
+    return query[: m.start()] + query[m.start() + len(m.group(1)) :]
 
 
 def is_ordered(query: str) -> bool:
@@ -76,6 +93,10 @@ def sort_key(query: str, columns: Sequence[str]) -> SortKey | None:
     folded = [c.lower() for c in names]
     if expr.lower() in folded:
         return folded.index(expr.lower())
+    shown = _ALIASES.findall(flat[m.end(1) :])  # "ORDER BY n ... RETURN t.name, n AS uses": the column "uses"
+    aliased = {a.lower(): b.lower() for a, b in shown}
+    if expr.lower() in aliased and aliased[expr.lower()] in folded:
+        return folded.index(aliased[expr.lower()])
     var, dot, prop = expr.partition(".")
     if dot and var.strip().lower() in folded and re.fullmatch(r"`?\w+`?", prop.strip()):
         return folded.index(var.strip().lower()), prop.strip().strip("`")

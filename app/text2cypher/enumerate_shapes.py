@@ -70,8 +70,10 @@ class ShapeEnumerator:
         enumerated = len(base)
         # the plain lists of a label's nodes (or a pattern's ends), which take the conditions below whether or not the
         # budget lets the cross-encoder read them bare ("the first 3 questions with a view count between 50 and
-        # 100": the shapes ordering by the view count name more of the question than the plain list of questions)
-        plain = [x for x in base if x.kind == "list" and not x.also and x.anchor.name is None and not x.filters]
+        # 100": the shapes ordering by the view count name more of the question than the plain list of questions);
+        # and the plain counts where the question asks how many
+        kinds = ("list", "count") if lits.asks_count else ("list",)
+        plain = [x for x in base if x.kind in kinds and not x.also and x.anchor.name is None and not x.filters]
         if self.shape_budget:
             base = within_budget(base, lits, self.shape_budget, self.prior)
         counts = (enumerated, enumerated - len(base))

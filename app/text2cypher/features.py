@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.cypher.candidates import CandidateQuery
-from app.cypher.shapes import ABSENT, EXISTS, MOD, Shape
+from app.cypher.shapes import ABSENT, AGGREGATES, EXISTS, MOD, Shape
 from app.text2cypher.question import BOUNDS, QuestionLiterals
 from app.text2cypher.reading import shape_time_order
 from app.text2cypher.words import schema_terms, term_words
@@ -40,8 +40,27 @@ class Facts:
 
     @classmethod
     def of(cls, c: Candidate, question: str, lits: QuestionLiterals) -> Facts:
-        named, unnamed = lits.match.mentions(question, schema_terms(c))
+        echoed = label_echoes(c)
+        terms = [t for t in schema_terms(c) if t not in echoed]
+        named, unnamed = lits.match.mentions(question, terms)
         return cls(c, question, lits, named, unnamed)
+
+
+def label_echoes(c: Candidate) -> set[str]:
+    """The property keys a shape uses on a node whose label is the same words (a rack's ``rack``, a zone's
+    ``zone``): the word "racks" names the racks, not their ``rack`` numbers, so such a use is neither named nor
+    unnamed (``schema_named``)."""
+    if not isinstance(c, Shape):
+        return set()
+    uses = [(f.key, f.var) for f in c.filters if not f.edge]
+    if c.prop and c.prop_on is None:
+        uses.append((c.prop, c.prop_var or c.target))
+    out = set()
+    for key, var in uses:
+        label = c.path.node_kind(var)[0] if 1 <= var <= len(c.hops) + 1 else ""
+        if label and term_words(key) == term_words(label):
+            out.add(key)
+    return out
 
 
 Feature = Callable[[Facts], float]
@@ -217,7 +236,8 @@ def answer_kind(f: Facts) -> int:
     it is about (that it lists, counts, aggregates or orders) and no other, -1 when it names another node and not it
     ("list the first 3 movies where someone acted in and directed": the movies; "find the top 3 actors by number of
     movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
-    property or a node of their pattern names the property ("what are the roles of actors in X": the roles). A
+    property or a node of their pattern names the property ("what are the roles of actors in X": the roles), not
+    where that word names the property's node as well ("the racks in X" and a rack's ``rack``). A
     "who" question's verb says which end of the relationship it names is asked for ("who reviewed ..."). Where the
     first head word naming a label of the graph names no node of the pattern, -1: "which questions have been
     commented on by X" asks for questions, not X's comments."""
@@ -227,9 +247,11 @@ def answer_kind(f: Facts) -> int:
     m = lits.match
     nodes = range(1, len(c.hops) + 2)
     if c.kind in ("attr", "common"):
+        owner = c.path.node_kind(c.prop_var or c.target)[0] if c.prop_on is None else ""
         for head in lits.heads:
             if c.prop and m.named(c.prop, [head]):
-                return 1
+                # "the racks in DC1" name the racks, not their ``rack`` numbers: a word naming both says nothing
+                return 0 if owner and m.named(owner, [head]) else 1
             if any(m.kind_named(c, v, [head]) for v in nodes):
                 return 0
         return 0
@@ -360,3 +382,68 @@ def negated_kind(f: Facts) -> int:
     kinds = [path.node_kind(v)[0] for v in range(1, len(path.hops) + 2)]
     m = lits.match
     return sum(1 for k in kinds if k and m.named(k, lits.negated) and not m.named(k, lits.affirmed))
+
+
+@feature("aggregate_asked", FOR)
+def aggregate_asked(f: Facts) -> int:
+    """+1 for an average or a total the question asks for (``lits.aggregated``: "the average rating", "the total
+    CPU"; an average per answer, "the highest average score"), -1 for an aggregate it does not ask for ("what are
+    the IPs of the switches in rack X" is no sum of their rack numbers; a greatest or least needs a superlative)."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape):
+        return 0
+    if c.kind == "agg":
+        fn = c.fn if c.fn in AGGREGATES else "avg"
+    elif c.kind == "group" and c.prop and not c.distinct:
+        fn = "avg"
+    else:
+        return 0
+    if fn not in lits.aggregated:
+        return -1
+    return 1 if fn in ("avg", "sum") else 0
+
+
+@feature("value_named", FOR)
+def value_named(f: Facts) -> int:
+    """For each condition that a number takes from the word before it ("racks in zone 4", ``lits.value_words``):
+    +1 where that word names the condition's property ("zone"), -1 where it does not (a rack's ``rack`` = 4)."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or not lits.value_words:
+        return 0
+    out = 0
+    for flt in c.filters:
+        number = isinstance(flt.value, int | float) and not isinstance(flt.value, bool)
+        word = lits.value_words.get(flt.value) if number and flt.op == "=" else None
+        if word is not None:
+            out += 1 if lits.match.named(flt.key, [word]) else -1
+    return out
+
+
+@feature("unnamed_leaf", AGAINST)
+def unnamed_leaf(f: Facts) -> int:
+    """How many ends of a shape's pattern are neither its answers nor conditioned, counted, measured or linked, and
+    of a kind the question does not name, reached by a relationship no word names but the answers' own ("list the
+    first 3 accepted answers": not only those that answered a question). Each such end keeps only the answers linked
+    to one, which the question does not ask."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or not c.hops:
+        return 0
+    m = lits.match
+    last = len(c.hops) + 1
+    used = {c.target, c.other, c.prop_var, c.ordered_by(), *(flt.var for flt in c.filters)}
+    used |= {flt.var + 1 for flt in c.filters if flt.edge}
+    if c.prop_on is not None:
+        used |= {c.prop_on, c.prop_on + 1}
+    if c.path.anchor.name is not None:
+        used.add(1)
+    if c.path.end is not None:
+        used.add(last)
+    target = c.path.node_kind(c.target)[0]
+    words = [w for w in lits.words if not (target and m.named(target, [w]))]
+    out = 0
+    for var, hop in ((1, c.hops[0]), (last, c.hops[-1])):
+        label = c.path.node_kind(var)[0]
+        if var in used or not label or m.named(label, lits.words):
+            continue
+        out += int(not m.named(hop.rel_type, words) and not any(m.named(t, words) for t in c.also))
+    return out

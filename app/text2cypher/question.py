@@ -30,6 +30,8 @@ COUNT_WORDS_CHARS = 30
 """How far before a number the words that say it counts answers may start ("limit the results to 5")."""
 NEGATION_SCOPE = 3
 """The most content words a negation governs ("never asked a question": "asked", "question")."""
+FIRST_WORDS = 3
+"""How many content words after "the first k" may name what is counted ("the first 3 accepted answers")."""
 
 
 @dataclass
@@ -95,6 +97,9 @@ class QuestionLiterals:
     """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
     first_noun: str | None = None
     """The noun after "the first k" ("movies" in "the first 3 movies Keanu Reeves acted in"): ``first_k``."""
+    first_words: list[str] = field(default_factory=list)
+    """The content words right after "the first k" ("accepted", "answers" in "the first 3 accepted answers"): the
+    first of them that names a label of the graph is the noun (``first_k``)."""
     counts: list[float] = field(default_factory=list)
     """Numbers that say how many answers to give ("top 5", "the first 3", "list 2"): no condition takes them."""
     ops: dict[float, str] = field(default_factory=dict)
@@ -135,6 +140,11 @@ class QuestionLiterals:
     ``(label, key, "ASC")``: "the first k" of a kind, the earliest by that year or by the numbers of its nodes
     (``earliest``). A list of that kind's k, in no order, takes them in that order once chosen (``first_k``,
     ``answer_form``)."""
+    aggregated: set[str] = field(default_factory=set)
+    """The aggregates the question asks for: ``avg`` ("the average rating"), ``sum`` ("the total CPU"), ``max`` and
+    ``min`` where it has a superlative ("the highest rating", "the earliest start time")."""
+    value_words: dict[float, str] = field(default_factory=dict)
+    """Per number in ``valued``, the word before it ("zone" of "zone 4")."""
     valued: list[float] = field(default_factory=list)
     """Numbers whose ``=`` comes from the word before them ("port 80", "zone 4"), not from a stated comparison: no
     threshold on how many takes that ``=`` ("racks in zone 1 with more than one machine")."""
@@ -187,7 +197,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.conditioned = [m.group(1).lower() for m in lex.conditioned.finditer(bare)]
     first = lex.first.search(bare)
     if first is not None:  # "the first 3 movies": the noun after it, in case the question names a year (``first_k``)
-        out.first_noun = next((w for w in content_words(bare[first.end() :]) if w not in lex.degree), None)
+        out.first_words = [w for w in content_words(bare[first.end() :]) if w not in lex.degree][:FIRST_WORDS]
+        out.first_noun = out.first_words[0] if out.first_words else None
     plain = P["threshold"].sub(" ", bare)
     directions = [d for d, pattern in lex.order if pattern.search(plain)]
     top_at = P["top"].search(plain)
@@ -206,6 +217,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if m.group(0).lower() in lex.count_words or (nouns and nouns[0] in lex.measure):
             out.most_noun = next((w for w in nouns if w not in lex.measure), None)
     out.superlative = bool(directions or orders or by_measure)
+    out.aggregated = {fn for fn in ("avg", "sum") if P[f"asks_{fn}"].search(bare)}
+    out.aggregated |= {"max", "min"} if out.superlative else set()
     out.orders = out.superlative or top or ordering
     out.divisors = [int(m.group(1)) for m in P["divisor"].finditer(bare) if int(m.group(1)) > 1]
     bare = P["divisor"].sub(" ", bare)  # a divisor is no count, limit or compared number
@@ -247,6 +260,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if op is None and named and value not in out.counts and _names_a_value(named.group(1), lex):
             op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names
             out.valued.append(value)
+            out.value_words[value] = named.group(1).lower()
         if op is not None:
             out.ops.setdefault(value, op)
         if value.is_integer() and 1 <= value <= lex.max_limit:
@@ -262,6 +276,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if any(v in (lo, hi, hi - 1) for lo, hi in out.ranges) and out.ops.get(v) == "=":
             del out.ops[v]
             out.valued.remove(v)
+            out.value_words.pop(v, None)
     for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
         value = float(lex.number_words[m.group(1).lower()])
         before = bare[max(0, m.start() - 40) : m.start()]
@@ -313,6 +328,9 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     if lits.time_order is not None:
         return
     said = [w for w in lits.words if w not in lits.conditioned]
+    first = next((w for w in lits.first_words if any(lits.match.named(lab, [w]) for lab in profiles.labels)), None)
+    if first is not None:  # "the first 3 accepted answers": the answers
+        lits.first_noun = first
     noun = lits.first_noun if lits.first_noun is not None else lits.top_noun
     year = own_year(profiles, noun, lits.match) if noun is not None else None
     if lits.first_noun is not None:

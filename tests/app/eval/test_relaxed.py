@@ -12,7 +12,13 @@ COUNTS = "MATCH (u:User)-[:ASKED]->(q:Question) RETURN u.name, count(q) AS asked
 
 def test_final_limit_and_order() -> None:
     assert R.without_final_limit(COUNTS + " ;") == COUNTS.removesuffix(" LIMIT 2")
-    assert R.without_final_limit("MATCH (n) WITH n LIMIT 3 RETURN n") is None
+    assert R.without_final_limit("MATCH (n) WITH n LIMIT 3 RETURN n") is None  # no order: the RETURN is the pick
+    # a LIMIT that ends the ordering WITH before a RETURN that only shows what it kept is final too
+    top = "MATCH (t:Tag)<-[:ON]-(n:Ticket) WITH t, count(n) AS uses ORDER BY uses DESC LIMIT 2 RETURN t.name, uses AS n"
+    assert R.without_final_limit(top) == top.replace(" LIMIT 2", "")
+    assert R.is_ordered(top) and R.sort_key(top, ["t.name", "n"]) == 1
+    for later in ("RETURN t.name, collect(n.title)", "MATCH (t)<-[:ON]-(m) RETURN m"):
+        assert R.without_final_limit(f"MATCH (t:Tag) WITH t ORDER BY t.name LIMIT 2 {later}") is None
     assert R.is_ordered(COUNTS)
     assert not R.is_ordered("MATCH (n:Ticket) RETURN n LIMIT 3")
     assert R.is_ordered("MATCH (n:Ticket) WITH n ORDER BY n.opened RETURN n.title")

@@ -1231,3 +1231,100 @@ def test_who_asks_for_a_kind_with_names_and_negated_kinds_are_not_walked_through
     assert feature("negated_kind", Shape(CandidateQuery(BOOK, ()), 1, "list"), lits) == 0
     lits = question_literals("List the books critics reviewed.")
     assert feature("negated_kind", Shape(critics, 2, "list"), lits) == 0
+
+
+def test_comparisons_said_around_a_number() -> None:
+    """ "at or after" is ``>=`` (not the ``>`` of its "after"), "on or before" ``<=``; a word for the kind of
+    value may stand between a comparison and its number ("after timestamp 1606165629748")."""
+    cases = {
+        "Which books came out at or after 1995?": (1995.0, ">="),
+        "Which books came out on or before 1995?": (1995.0, "<="),
+        "Which services started after timestamp 1606165629748?": (1606165629748.0, ">"),
+        "Which books came out after the year 1995?": (1995.0, ">"),
+    }
+    for question, (number, op) in cases.items():
+        lits = question_literals(question)
+        assert lits.ops.get(number) == op and number not in lits.valued, question
+
+
+def test_aggregates_are_taken_where_asked() -> None:
+    """An average or a total where the question asks for one (not "the total number of"), a greatest or least where
+    it has a superlative; any aggregate it does not ask for speaks against the candidate."""
+    books = CandidateQuery(BOOK, ())
+    avg = Shape(books, 1, "agg", prop="pages", fn="avg")
+    total = Shape(books, 1, "agg", prop="pages", fn="sum")
+    most = Shape(books, 1, "agg", prop="pages", fn="max")
+    per_author = Shape(WROTE, 1, "group", prop="pages", fn="DESC", limit=1)
+    lits = question_literals("What is the average number of pages of the books?")
+    assert lits.aggregated == {"avg"}
+    assert [feature("aggregate_asked", s, lits) for s in (avg, total, most)] == [1, -1, -1]
+    lits = question_literals("What is the total number of books?")
+    assert lits.aggregated == set() and feature("aggregate_asked", total, lits) == -1
+    lits = question_literals("How many pages do the books have in total?")
+    assert lits.aggregated == {"sum"} and feature("aggregate_asked", total, lits) == 1
+    lits = question_literals("Which author has the highest average pages per book?")
+    assert feature("aggregate_asked", per_author, lits) == 1 and feature("aggregate_asked", most, lits) == 0
+    lits = question_literals("List the books of Ilse Varga.")
+    assert feature("aggregate_asked", per_author, lits) == -1
+    assert feature("aggregate_asked", Shape(books, 1, "list"), lits) == 0
+
+
+def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
+    """ "shelves in zone 4": the condition on ``zone`` (+1), not on the shelf's ``row`` (-1); and the word "shelves"
+    names shelves, not a shelf's ``shelf`` number, in ``schema_named`` and ``answer_kind``."""
+    shelf = CandidateQuery(Anchor(None, "Shelf", "name"), ())
+    lits = question_literals("List the shelves in zone 4.")
+    assert lits.value_words == {4.0: "zone"}
+    in_zone = Shape(shelf, 1, "list", filters=(Filter(1, "zone", "=", 4),))
+    in_row = Shape(shelf, 1, "list", filters=(Filter(1, "row", "=", 4),))
+    assert feature("value_named", in_zone, lits) == 1 and feature("value_named", in_row, lits) == -1
+    numbers = Shape(shelf, 1, "attr", prop="shelf")
+    assert features.label_echoes(numbers) == {"shelf"}
+    assert feature("schema_named", numbers, lits, "List the shelves in zone 4.") == 0
+    assert feature("answer_kind", numbers, lits) == 0
+    zones = question_literals("List the zones of shelves.")
+    assert feature("answer_kind", Shape(shelf, 1, "attr", prop="zone"), zones) == 1
+
+
+async def test_plain_counts_take_conditions_where_the_question_asks_how_many(library: Text2CypherRetriever) -> None:
+    config = library.config
+    library.config = config.model_copy(update={"shape_budget": 1})
+    try:
+        e = await library.enumerate(NS, "How many books have pages between 200 and 300?")
+    finally:
+        library.config = config
+    assert any(
+        isinstance(c, Shape) and c.kind == "count" and c.path.hops == () and "x1.pages >= 200" in c.text
+        for c in e.candidates
+    )
+
+
+def test_an_end_nothing_asks_for_speaks_against_a_shape() -> None:
+    """ "List the first 2 books published after 1990": not only the books someone reviewed (a ``Critic`` end the
+    question never names, reached by a relationship it never names); an end that is named, conditioned, counted or
+    whose relationship the question names is no such end."""
+    critic = Anchor(None, "Critic", "name")
+    reviewed = CandidateQuery(critic, (Hop("REVIEWED", "out", "Book", "title"),))
+    after = Filter(2, "published", ">", 1990)
+    lits = question_literals("List the first 2 books published after 1990.")
+    assert feature("unnamed_leaf", Shape(reviewed, 2, "list", filters=(after,), limit=2), lits) == 1
+    plain = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(replace(after, var=1),))
+    assert feature("unnamed_leaf", plain, lits) == 0
+    for question in ("List the books critics reviewed after 1990.", "List the books reviewed after 1990."):
+        assert feature("unnamed_leaf", Shape(reviewed, 2, "list", filters=(after,)), question_literals(question)) == 0
+    counted = Shape(reviewed, 2, "group", other=1, fn="DESC", limit=2)
+    assert feature("unnamed_leaf", counted, lits) == 0
+    rated = Shape(reviewed, 2, "list", filters=(Filter(1, "rating", ">", 8, edge=True),))
+    assert feature("unnamed_leaf", rated, question_literals("List the books rated above 8.")) == 0
+
+
+def test_the_first_k_count_what_the_words_after_them_name() -> None:
+    """ "the first 2 awarded books": the noun is the first word after "first 2" that names a label."""
+    from app.text2cypher.question import first_k
+
+    published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
+    profiles = Profiles({"Book": LabelProfile("Book", "title", [published])})
+    lits = question_literals("List the first 2 awarded books.")
+    assert lits.first_words[:2] == ["awarded", "books"]
+    first_k(lits, profiles)
+    assert lits.first_noun == "books" and lits.dated == ("Book", "published", "ASC")
