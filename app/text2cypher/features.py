@@ -232,8 +232,9 @@ def attribute_stop(f: Facts) -> int:
 
 @feature("answer_kind", FOR)
 def answer_kind(f: Facts) -> int:
-    """For a shape: +1 when the first of the question's head words that names a node of its pattern names the node
-    it is about (that it lists, counts, aggregates or orders) and no other, -1 when it names another node and not it
+    """For a shape (and an entity's path, about the nodes it ends at): +1 when the first of the question's head words
+    that names a node of its pattern names the node it is about (that it lists, counts, aggregates or orders) and no
+    other, -1 when it names another node and not it
     ("list the first 3 movies where someone acted in and directed": the movies; "find the top 3 actors by number of
     movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
     property or a node of their pattern names the property ("what are the roles of actors in X": the roles), not
@@ -242,6 +243,8 @@ def answer_kind(f: Facts) -> int:
     first head word naming a label of the graph names no node of the pattern, -1: "which questions have been
     commented on by X" asks for questions, not X's comments."""
     c, lits = f.candidate, f.lits
+    if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
+        c = Shape(c, c.return_index, "list")
     if not isinstance(c, Shape) or not lits.heads:
         return 0
     m = lits.match
@@ -258,7 +261,7 @@ def answer_kind(f: Facts) -> int:
     if lits.doer is not None:
         verb, passive = lits.doer
         ends = [
-            (i if (hop.direction == "out") != passive else i + 1)
+            (i if (hop.direction == "out") ^ passive ^ m.passive(hop.rel_type) else i + 1)
             for i, hop in enumerate(c.hops, start=1)
             if term_words(hop.rel_type)[:1] and m.names(term_words(hop.rel_type)[0], verb)
         ]

@@ -106,6 +106,8 @@ class Lexicon:
     agent_suffixes: tuple[str, ...]
     """What turns a verb into the noun for its doer (``agent_endings`` and the lexicon's extra suffixes)."""
     copulas: frozenset[str]
+    passive: frozenset[str]
+    """Words that end a relationship type named in the passive (``WRITTEN_BY``): its doer is the node it points to."""
     """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     time_words: dict[str, tuple[str, ...]]
     """Superlatives that order by a point in time, per direction (``DESC``: the latest first)."""
@@ -211,6 +213,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             agent_endings=endings,
             agent_suffixes=(*w["agent_suffixes"], *endings),
             copulas=frozenset(w["copulas"]),
+            passive=frozenset(w.get("passive", [])),
             time_words=time_words,
             order_words=order_words,
             comparisons=comparisons,

@@ -18,6 +18,9 @@ from app.text2cypher.words import Matcher, content_words, matcher
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
+_CODE = re.compile(r"\b(?=[\w/-]*[A-Za-z])(?=[\w/-]*\d)\w+(?:[-/]\w+)+\b")
+"""A code that mixes letters and digits across hyphens or slashes ("DC1-R-2", "xl-16/256/625"): a name, whose
+digits are no numbers of the question (a span of numbers, "1990-2000", has no letters)."""
 _NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")
 """The word right before a number ("port" in "port 80")."""
 
@@ -244,7 +247,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
-    for m in _NUMBER.finditer(bare):
+    for m in _NUMBER.finditer(_CODE.sub(lambda c: " " * len(c.group(0)), bare)):
         value = float(m.group(1))
         if m.group(2) and value.is_integer() and value % 10 == 0:  # "the 1990s"
             out.ranges.append((value, value + 10))

@@ -117,15 +117,23 @@ class Matcher:
         tw = {w for t in shape_terms(c) for w in term_words(t)}
         return sum(1 for q in dict.fromkeys(qwords) if any(self.names(w, q) for w in tw))
 
+    def passive(self, rel_type: str) -> bool:
+        """Whether a relationship type is named in the passive (``WRITTEN_BY``: its doer is the node it points to)."""
+        words = identifier_words(rel_type).split()
+        return bool(words) and words[-1] in self.lex.passive
+
     def kind_named(self, s: Shape, var: int, heads: Sequence[str], *, label: bool = True) -> bool:
         """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"; not
         where ``label`` is False), or it as the doer of a relationship it starts ("actors" for the source of
-        ``ACTED_IN``, "producers" of ``PRODUCED``)."""
+        ``ACTED_IN``, "producers" of ``PRODUCED``; of one named in the passive, the end it points to: "writers" of
+        ``WRITTEN_BY``)."""
         kind = s.path.node_kind(var)[0]
         if label and kind and self.named(kind, heads):
             return True
         for i, hop in enumerate(s.hops, start=1):
             source = i if hop.direction == "out" else i + 1
+            if self.passive(hop.rel_type):  # "writers": the end of WRITTEN_BY
+                source = 2 * i + 1 - source
             verb = term_words(hop.rel_type)[:1]
             if (
                 source == var

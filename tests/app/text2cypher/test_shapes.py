@@ -202,9 +202,15 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     assert answer_kind(books, lits) == 0  # "reviews" names no node of the pattern: no opinion
     lits.kind_head = "reviews"  # ``asked_kind``: "reviews" names the graph's label Review
     assert answer_kind(books, lits) == -1
-    # nothing named, or a path: no opinion
+    # nothing named: no opinion; a path: about the nodes it ends at
     assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
-    assert answer_kind(WROTE, question_literals("List the books")) == 0
+    assert answer_kind(WROTE, question_literals("List the books")) == 1
+    assert answer_kind(WROTE, question_literals("List the authors")) == -1
+    # a relationship type named in the passive: its doer is the node it points to
+    written = CandidateQuery(BOOK, (Hop("WRITTEN_BY", "out", "Author", "name"),))
+    lits = question_literals("Find the top 3 writers by number of books")
+    assert answer_kind(Shape(written, 2, "group", fn="DESC", other=1, limit=3), lits) == 1
+    assert answer_kind(Shape(written, 1, "group", fn="DESC", other=2, limit=3), lits) == -1
 
 
 def test_a_who_question_asks_for_the_doer_of_its_verb() -> None:
@@ -1328,3 +1334,23 @@ def test_the_first_k_count_what_the_words_after_them_name() -> None:
     assert lits.first_words[:2] == ["awarded", "books"]
     first_k(lits, profiles)
     assert lits.first_noun == "books" and lits.dated == ("Book", "published", "ASC")
+
+
+def test_an_entity_path_ends_at_what_the_question_asks_for() -> None:
+    """ "Which books did Ilse Varga write?": the path that ends at her books (+1), not one that goes on from them to
+    their critics (-1)."""
+    varga = Anchor("Ilse Varga", "Author", "name")
+    wrote = Hop("WROTE", "out", "Book", "title")
+    books = CandidateQuery(varga, (wrote,))
+    critics = CandidateQuery(varga, (wrote, Hop("REVIEWED", "in", "Critic", "name")))
+    lits = question_literals("Which books did Ilse Varga write?")
+    assert feature("answer_kind", books, lits) == 1 and feature("answer_kind", critics, lits) == -1
+    assert feature("answer_kind", critics, question_literals("Which critics reviewed Ilse Varga's books?")) == 1
+
+
+def test_digits_of_a_code_are_no_numbers() -> None:
+    """ "the router named DC1-R-2" states no number 2 (no limit of 2); a span of numbers ("1990-2000") still is."""
+    lits = question_literals("Which interfaces connect to the router named DC1-R-2?")
+    assert lits.numbers == [] and lits.limits == []
+    assert question_literals("List machines of type xl-16/256/625 in rack 3.").numbers == [3.0]
+    assert question_literals("Which books came out 1990-2000?").ranges == [(1990.0, 2001.0)]
