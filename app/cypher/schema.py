@@ -56,12 +56,15 @@ def triples_from_rows(
 
     Nodes can carry several labels (a MetaQA name that is both a movie and a year), which would make every label
     combination look like schema. A relationship type keeps only the source and target labels that cover at least
-    ``min_share`` of its edges; the generic linking label is left out when a node has a more specific one.
+    ``min_share`` of its edges, unless both ends of some of its edges carry that one label alone (40 racks holding
+    switches beside 8,000 holding machines are schema, however few); the generic linking label is left out when a
+    node has a more specific one.
     """
     src: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     dst: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     total: dict[str, int] = defaultdict(int)
     pairs: set[tuple[str, str, str]] = set()
+    plain: set[tuple[str, str, str]] = set()  # edges between nodes of one label each
     for row in rows:
         n = int(row.get("n", 1))
         la = [x for x in visible_labels(row["la"]) if x != generic_label] or visible_labels(row["la"])
@@ -73,9 +76,11 @@ def triples_from_rows(
         for b in lb:
             dst[t][b] += n
         pairs.update((a, t, b) for a in la for b in lb)
+        if len(la) == 1 and len(lb) == 1:
+            plain.add((la[0], t, lb[0]))
     out = {
         SchemaTriple(a, t, b)
         for a, t, b in pairs
-        if src[t][a] >= min_share * total[t] and dst[t][b] >= min_share * total[t]
+        if (a, t, b) in plain or (src[t][a] >= min_share * total[t] and dst[t][b] >= min_share * total[t])
     }
     return sorted(out, key=lambda x: (x.rel_type, x.source, x.target))

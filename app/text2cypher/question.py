@@ -330,7 +330,9 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     ``lits.dated``) when the question has no time superlative of its own."""
     if lits.time_order is not None:
         return
-    said = [w for w in lits.words if w not in lits.conditioned]
+    # a word a condition takes ("released after 2000") or whose value a number is ("listening on port 80") names no
+    # measure to rank by
+    said = [w for w in lits.words if w not in lits.conditioned and w not in lits.value_words.values()]
     first = next((w for w in lits.first_words if any(lits.match.named(lab, [w]) for lab in profiles.labels)), None)
     if first is not None:  # "the first 3 accepted answers": the answers
         lits.first_noun = first

@@ -85,10 +85,11 @@ class Matcher:
     def names(self, term_word: str, word: str) -> bool:
         """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by
         "written" or "writers"), or the word contains the schema word's first four letters (a compound: ``written``
-        in "screenwriters", ``rating`` in "ratings")."""
+        in "screenwriters", ``rating`` in "ratings"), unless it is a word of the question's frame ("list" names no
+        ``LISTENS``)."""
         return (
             stem_match(term_word, word)
-            or (len(term_word) >= 4 and term_word[:4] in word)
+            or (len(term_word) >= 4 and term_word[:4] in word and word not in self.lex.frame)
             or self.same_verb(term_word, word)
         )
 

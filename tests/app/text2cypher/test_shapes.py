@@ -1354,3 +1354,17 @@ def test_digits_of_a_code_are_no_numbers() -> None:
     assert lits.numbers == [] and lits.limits == []
     assert question_literals("List machines of type xl-16/256/625 in rack 3.").numbers == [3.0]
     assert question_literals("Which books came out 1990-2000?").ranges == [(1990.0, 2001.0)]
+
+
+def test_the_top_k_of_a_dated_kind_with_a_valued_condition_are_the_latest() -> None:
+    """ "the top 2 books on shelf 4": "shelf" is the word a value belongs to, no measure to rank by; the top 2 are the
+    latest published."""
+    from app.text2cypher.question import first_k
+
+    published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
+    shelf = Property("Book", "shelf", "number", 1.0, 9.0, (1, 4, 9))
+    profiles = Profiles({"Book": LabelProfile("Book", "title", [published, shelf])})
+    lits = question_literals("What are the top 2 books on shelf 4?")
+    assert lits.value_words == {4.0: "shelf"}
+    first_k(lits, profiles)
+    assert lits.dated == ("Book", "published", "DESC")
