@@ -1,0 +1,100 @@
+"""Features of what the question asks for that a candidate's pattern holds or lacks: the kind of answer a "who"
+asks for, kinds only negated words name, aggregates asked or not, the property a number is a value of, ends of the
+pattern nothing asks for. Registered with :func:`app.text2cypher.features.feature` when ``features`` is imported.
+"""
+
+from __future__ import annotations
+
+from app.cypher.candidates import CandidateQuery
+from app.cypher.shapes import AGGREGATES, Shape
+from app.text2cypher.features import AGAINST, FOR, Facts, feature
+
+
+@feature("nameless_who", AGAINST)
+def nameless_who(f: Facts) -> int:
+    """1 for a "who" question's candidate whose answers are of a label that names nothing (its display values are
+    numbers, ``lits.nameless``): "who commented on ..." asks for the users, not the comments' numbers."""
+    c, lits = f.candidate, f.lits
+    if not lits.asks_who or not lits.nameless:
+        return 0
+    path = c if isinstance(c, CandidateQuery) else c.path
+    var = c.target if isinstance(c, Shape) else c.return_index
+    return int(path.node_kind(var)[0] in lits.nameless)
+
+
+@feature("negated_kind", AGAINST)
+def negated_kind(f: Facts) -> int:
+    """How many nodes of the candidate's pattern are of a kind that only words under a negation name ("questions
+    that have no answers": a pattern through the answers finds the questions that have some)."""
+    c, lits = f.candidate, f.lits
+    if not lits.negated:
+        return 0
+    path = c if isinstance(c, CandidateQuery) else c.path
+    kinds = [path.node_kind(v)[0] for v in range(1, len(path.hops) + 2)]
+    m = lits.match
+    return sum(1 for k in kinds if k and m.named(k, lits.negated) and not m.named(k, lits.affirmed))
+
+
+@feature("aggregate_asked", FOR)
+def aggregate_asked(f: Facts) -> int:
+    """+1 for an average or a total the question asks for (``lits.aggregated``: "the average rating", "the total
+    CPU"; an average per answer, "the highest average score"), -1 for an aggregate it does not ask for ("what are
+    the IPs of the switches in rack X" is no sum of their rack numbers; a greatest or least needs a superlative)."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape):
+        return 0
+    if c.kind == "agg":
+        fn = c.fn if c.fn in AGGREGATES else "avg"
+    elif c.kind == "group" and c.prop and not c.distinct:
+        fn = "avg"
+    else:
+        return 0
+    if fn not in lits.aggregated:
+        return -1
+    return 1 if fn in ("avg", "sum") else 0
+
+
+@feature("value_named", FOR)
+def value_named(f: Facts) -> int:
+    """For each condition that a number takes from the word before it ("racks in zone 4", ``lits.value_words``):
+    +1 where that word names the condition's property ("zone"), -1 where it does not (a rack's ``rack`` = 4)."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or not lits.value_words:
+        return 0
+    out = 0
+    for flt in c.filters:
+        number = isinstance(flt.value, int | float) and not isinstance(flt.value, bool)
+        word = lits.value_words.get(flt.value) if number and flt.op == "=" else None
+        if word is not None:
+            out += 1 if lits.match.named(flt.key, [word]) else -1
+    return out
+
+
+@feature("unnamed_leaf", AGAINST)
+def unnamed_leaf(f: Facts) -> int:
+    """How many ends of a shape's pattern are neither its answers nor conditioned, counted, measured or linked, and
+    of a kind the question does not name, reached by a relationship no word names but the answers' own ("list the
+    first 3 accepted answers": not only those that answered a question). Each such end keeps only the answers linked
+    to one, which the question does not ask."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or not c.hops:
+        return 0
+    m = lits.match
+    last = len(c.hops) + 1
+    used = {c.target, c.other, c.prop_var, c.ordered_by(), *(flt.var for flt in c.filters)}
+    used |= {flt.var + 1 for flt in c.filters if flt.edge}
+    if c.prop_on is not None:
+        used |= {c.prop_on, c.prop_on + 1}
+    if c.path.anchor.name is not None:
+        used.add(1)
+    if c.path.end is not None:
+        used.add(last)
+    target = c.path.node_kind(c.target)[0]
+    words = [w for w in lits.words if not (target and m.named(target, [w]))]
+    out = 0
+    for var, hop in ((1, c.hops[0]), (last, c.hops[-1])):
+        label = c.path.node_kind(var)[0]
+        if var in used or not label or m.named(label, lits.words):
+            continue
+        out += int(not m.named(hop.rel_type, words) and not any(m.named(t, words) for t in c.also))
+    return out
