@@ -52,8 +52,9 @@ def without_final_limit(query: str) -> str | None:
     tail = _bare(query[m.end() :])
     if _AGG.search(tail) or re.search(r"\b(MATCH|UNWIND|CALL|WITH|LIMIT|SKIP|UNION)\b", tail):
         return None
-    with_at = _bare(query[: m.start()]).rfind(" WITH ")
-    if with_at < 0 or "ORDER BY" not in _bare(query[: m.start()])[with_at:]:
+    head = _bare(query[: m.start()])
+    with_at = head.rfind(" WITH ")
+    if with_at < 0 or "ORDER BY" not in head[with_at:]:
         return None
     return query[: m.start()] + query[m.start() + len(m.group(1)) :]
 

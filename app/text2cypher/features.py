@@ -262,7 +262,7 @@ def answer_kind(f: Facts) -> int:
     if lits.doer is not None:
         verb, passive = lits.doer
         ends = [
-            (i if (hop.direction == "out") ^ passive ^ m.passive(hop.rel_type) else i + 1)
+            (2 * i + 1 - m.doer(hop, i) if passive else m.doer(hop, i))  # "who was followed by": the other end
             for i, hop in enumerate(c.hops, start=1)
             if term_words(hop.rel_type)[:1] and m.names(term_words(hop.rel_type)[0], verb)
         ]

@@ -106,9 +106,9 @@ class Lexicon:
     agent_suffixes: tuple[str, ...]
     """What turns a verb into the noun for its doer (``agent_endings`` and the lexicon's extra suffixes)."""
     copulas: frozenset[str]
+    """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     passive: frozenset[str]
     """Words that end a relationship type named in the passive (``WRITTEN_BY``): its doer is the node it points to."""
-    """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     time_words: dict[str, tuple[str, ...]]
     """Superlatives that order by a point in time, per direction (``DESC``: the latest first)."""
     order_words: dict[str, tuple[str, ...]]

@@ -147,10 +147,9 @@ class QuestionLiterals:
     """The aggregates the question asks for: ``avg`` ("the average rating"), ``sum`` ("the total CPU"), ``max`` and
     ``min`` where it has a superlative ("the highest rating", "the earliest start time")."""
     value_words: dict[float, str] = field(default_factory=dict)
-    """Per number in ``valued``, the word before it ("zone" of "zone 4")."""
-    valued: list[float] = field(default_factory=list)
-    """Numbers whose ``=`` comes from the word before them ("port 80", "zone 4"), not from a stated comparison: no
-    threshold on how many takes that ``=`` ("racks in zone 1 with more than one machine")."""
+    """Numbers whose ``=`` comes from the word before them ("port 80", "zone 4"), not from a stated comparison, each
+    with that word ("zone"): no threshold on how many takes that ``=`` ("racks in zone 1 with more than one
+    machine"); ``valued`` lists them."""
     kind_head: str | None = None
     """The first head word that names a label of the graph ("questions" in "which questions have been commented on
     by ..."): a pattern without a node of that kind answers something else (``asked_kind``, ``answer_kind``)."""
@@ -159,6 +158,11 @@ class QuestionLiterals:
     (``asked_kind``)."""
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
+
+    @property
+    def valued(self) -> list[float]:
+        """The numbers of ``value_words``."""
+        return list(self.value_words)
 
     @property
     def affirmed(self) -> list[str]:
@@ -262,7 +266,6 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         named = _NAMED_BEFORE.search(before)
         if op is None and named and value not in out.counts and _names_a_value(named.group(1), lex):
             op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names
-            out.valued.append(value)
             out.value_words[value] = named.group(1).lower()
         if op is not None:
             out.ops.setdefault(value, op)
@@ -275,11 +278,10 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             if a < b:
                 out.ranges.append((a, b + 1 if a.is_integer() and b.is_integer() else b))
         previous = (value, m.end())
-    for v in list(out.valued):  # "between 1990 and 2000": the ends of a span, not values
+    for v in out.valued:  # "between 1990 and 2000": the ends of a span, not values
         if any(v in (lo, hi, hi - 1) for lo, hi in out.ranges) and out.ops.get(v) == "=":
             del out.ops[v]
-            out.valued.remove(v)
-            out.value_words.pop(v, None)
+            del out.value_words[v]
     for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
         value = float(lex.number_words[m.group(1).lower()])
         before = bare[max(0, m.start() - 40) : m.start()]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from lemminflect import getAllLemmas
 
-from app.cypher.candidates import CandidateQuery
+from app.cypher.candidates import CandidateQuery, Hop
 from app.cypher.shapes import Shape
 from app.text import FUNCTION_WORDS, identifier_words
 from app.text2cypher.lexicon import Lexicon
@@ -118,10 +118,13 @@ class Matcher:
         tw = {w for t in shape_terms(c) for w in term_words(t)}
         return sum(1 for q in dict.fromkeys(qwords) if any(self.names(w, q) for w in tw))
 
-    def passive(self, rel_type: str) -> bool:
-        """Whether a relationship type is named in the passive (``WRITTEN_BY``: its doer is the node it points to)."""
-        words = identifier_words(rel_type).split()
-        return bool(words) and words[-1] in self.lex.passive
+    def doer(self, hop: Hop, i: int) -> int:
+        """The node of hop ``i`` (between ``x{i}`` and ``x{i+1}``) that does what its relationship type says: the
+        node it starts at, or the one it points to where the type is named in the passive (the lexicon's
+        ``passive``: ``WRITTEN_BY`` is done by its end)."""
+        source = i if hop.direction == "out" else i + 1
+        words = identifier_words(hop.rel_type).split()
+        return 2 * i + 1 - source if words and words[-1] in self.lex.passive else source
 
     def kind_named(self, s: Shape, var: int, heads: Sequence[str], *, label: bool = True) -> bool:
         """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"; not
@@ -132,12 +135,9 @@ class Matcher:
         if label and kind and self.named(kind, heads):
             return True
         for i, hop in enumerate(s.hops, start=1):
-            source = i if hop.direction == "out" else i + 1
-            if self.passive(hop.rel_type):  # "writers": the end of WRITTEN_BY
-                source = 2 * i + 1 - source
             verb = term_words(hop.rel_type)[:1]
             if (
-                source == var
+                self.doer(hop, i) == var
                 and verb
                 and any(h.endswith(self.lex.agent_endings) and self.names(verb[0], h) for h in heads)
             ):
