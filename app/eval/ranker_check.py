@@ -4,8 +4,8 @@ per question (reports/ranker_check/<dataset>-<ts>.{json,md}).
 Each question is enumerated once (linking, candidates, readings, cross-encoder, features); each ranker puts one
 candidate first (``rank.by_score`` with the mode's ``depth_margin``, as ``relevance`` scoring answers), and each
 distinct first candidate runs once and is scored as ``python -m app eval`` scores the mode's answer: Hits@1 (the
-first answer the query returns) on a KG benchmark; execution and answer accuracy against the gold query's rows on a
-text2cypher one. Per ranker: the metrics (per hop where the benchmark has hops), and the questions it gains and
+first answer the query returns) on a KG benchmark; execution (strict and relaxed: ``app.eval.relaxed``) and answer
+accuracy against the gold query's rows on a text2cypher one. Per ranker: the metrics (per hop where the benchmark has hops), and the questions it gains and
 loses against the first ranker named. Rankers are judged here on questions they were not fitted on: ``ranker fit``
 never reads a benchmark question.
 """
@@ -24,7 +24,7 @@ from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval.loaders import EvalQuestion, load_benchmark
-from app.eval.runner import _ingest, answers_equal, results_equal, sample_questions
+from app.eval.runner import _ingest, answers_equal, relaxed_match, results_equal, sample_questions
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.settings import Settings
@@ -108,7 +108,9 @@ async def _one(
     chosen = firsts(r, e, models) if e.candidates and e.relevance is not None else {}
     for i in sorted(set(chosen.values())):
         scores[i] = await _score(c, r, ns, q, e, i, kind, gold)
-    empty = dict.fromkeys(("hits@1",) if kind == "kg" else ("execution_accuracy", "answer_accuracy"), 0.0)
+    empty = dict.fromkeys(
+        ("hits@1",) if kind == "kg" else ("execution_accuracy", "execution_accuracy_relaxed", "answer_accuracy"), 0.0
+    )
     for name in models:
         top = chosen.get(name)
         rec["rankers"][name] = {"query": None} | empty
@@ -138,8 +140,10 @@ async def _score(
         names = [str(a) for a in (answer_of(row) for row in rows) if a is not None]
         return {"hits@1": M.hit_at_k(names, q.answers, 1)}
     g = gold[q.meta["cypher"]] or []
+    exact = results_equal(answer, g)
     return {
-        "execution_accuracy": float(results_equal(answer, g)),
+        "execution_accuracy": float(exact),
+        "execution_accuracy_relaxed": float(exact or await relaxed_match(c.graph, ns, answer, q.meta["cypher"], gold)),
         "answer_accuracy": float(answers_equal(answer, g)),
     }
 
@@ -147,7 +151,7 @@ async def _score(
 def summarise(dataset: str, ns: str, records: list[dict[str, Any]], rankers: list[str], seed: int) -> dict[str, Any]:
     scored = [x for x in records if "skipped" not in x]
     metrics = list(next((x["rankers"][rankers[0]] for x in scored), {}).keys() - {"query"})
-    metrics.sort()
+    metrics.sort(key=lambda m: (m != "execution_accuracy_relaxed", m))  # gained / lost read by the first
     base = rankers[0]
     table: dict[str, Any] = {}
     for name in rankers:

@@ -127,8 +127,8 @@ class Evaluator:
             res = await self.c.qa.retrieve(
                 RetrieveRequest(question=q.question, namespace=self.ns, mode=mode, top_k=CURVE_K)
             )
-        except AppError as exc:
-            rec.update(error=exc.code, latency_ms=1000 * (time.perf_counter() - t0))
+        except AppError as exc:  # a failed request returned nothing: it counts against ``items`` alone
+            rec.update(error=exc.code, latency_ms=1000 * (time.perf_counter() - t0), metrics={"items": 0.0})
             return rec
         rec["latency_ms"] = 1000 * (time.perf_counter() - t0)
         rec["stages_ms"] = res.timings_ms
@@ -157,6 +157,7 @@ class Evaluator:
                 return rec
             rec["metrics"] = scored
             ranked = []
+        rec["metrics"]["items"] = 1.0 if res.items else 0.0  # the mode returned something (issue 39: every mode)
         rec["ranked"] = ranked[:10]
         if self.answer_limit and index < self.answer_limit and kind != "cypher":
             ask = await self.c.qa.ask(AskRequest(question=q.question, namespace=self.ns, mode=mode))
@@ -201,20 +202,27 @@ class Evaluator:
         }
 
     async def _relaxed(self, rows: list[dict[str, Any]], gold_q: str) -> bool:
-        """The rows are right where the gold query's final LIMIT picks among equals (``app.eval.relaxed``)."""
-        pool_q = R.without_final_limit(gold_q)
-        if pool_q is None:
-            return False
-        if pool_q not in self._gold_rows:
-            self._gold_rows[pool_q] = await R.read_pool(self.c.graph, self.ns, pool_q) or []
-        gold = self._gold_rows[gold_q]
-        return R.relaxed_equal(
-            R.value_lists(rows),
-            R.value_lists(gold),
-            R.value_lists(self._gold_rows[pool_q]),
-            ordered=R.is_ordered(gold_q),
-            key=R.sort_key(gold_q, list(gold[0])),
-        )
+        return await relaxed_match(self.c.graph, self.ns, rows, gold_q, self._gold_rows)
+
+
+async def relaxed_match(
+    graph: Any, ns: str, rows: list[dict[str, Any]], gold_q: str, known: dict[str, Any]
+) -> bool:
+    """The rows are right where the gold query's final LIMIT picks among equals (``app.eval.relaxed``). ``known``:
+    rows read so far per query (the gold query's among them), where the pool's are kept too."""
+    pool_q = R.without_final_limit(gold_q)
+    gold = known.get(gold_q)
+    if pool_q is None or not gold:
+        return False
+    if pool_q not in known:
+        known[pool_q] = await R.read_pool(graph, ns, pool_q) or []
+    return R.relaxed_equal(
+        R.value_lists(rows),
+        R.value_lists(gold),
+        R.value_lists(known[pool_q] or []),
+        ordered=R.is_ordered(gold_q),
+        key=R.sort_key(gold_q, list(gold[0])),
+    )
 
 
 # --- aggregation and reports ------------------------------------------------------------------------------------

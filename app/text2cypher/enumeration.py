@@ -40,7 +40,8 @@ from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import PropertyProfiles
-from app.text2cypher.question import QuestionLiterals, asked_kind, first_k, question_literals
+from app.text2cypher.asks import asked_kind, first_k
+from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import example_text, reading, with_examples
 
 PREVIEW_ROWS = 10

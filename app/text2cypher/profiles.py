@@ -71,7 +71,7 @@ class LabelProfile:
     sequence: str = ""
     """The property that numbers the label's nodes, where one does: its id, or else its display property, whose
     values are whole numbers (a ``uuid`` of 7 digits). What "the first k" of a kind that no year dates are taken in
-    order of (``question.first_k``); empty for none."""
+    order of (``asks.first_k``); empty for none."""
 
     def numeric(self) -> list[Property]:
         return [p for p in self.properties if p.kind == "number"]

@@ -1,8 +1,7 @@
 """The question stage: what a question states, read with the mode's lexicon (``lexicon.py``) and no knowledge of
 any graph: its numbers, decades and spans ("the 1990s", "from 1990 to 2000"), small counts ("top 3", "first three"),
 divisors, quoted text, the comparison each number takes, and what it asks for (how many, names, the latest, the most,
-an order, something beside each answer). :func:`first_k` then reads, from the graph's property profiles, what "the
-first k" and "the top k" rank by where the question does not say.
+an order, something beside each answer). ``asks.py`` then reads what it asks of one graph's profiles.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from dataclasses import dataclass, field
 
 from app.text import FUNCTION_WORDS, STOPWORDS
 from app.text2cypher.lexicon import Lexicon, load
-from app.text2cypher.profiles import Profiles
 from app.text2cypher.words import Matcher, content_words, matcher
 
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
@@ -316,87 +314,3 @@ def answer_counts(lits: QuestionLiterals) -> list[int]:
     3 ... at least 3"); one where none is left ("who has reviewed the most movies with a rating above 90": not the
     top 90)."""
     return [k for k in lits.limits if k not in lits.ops or k in lits.counts] or [1]
-
-
-def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
-    """What "the first k" and "the top k" rank by where the question does not say. "The first k" of something whose
-    year the question names ("the first 3 movies Keanu Reeves acted in, with their release years") are the earliest
-    k: the question then asks by time (``time_order`` "ASC", the noun after "first" saying whose year), as "the 3
-    oldest" would. Without a named year, or with a year named only by its condition ("the first 5 questions asked in
-    2021"), a list of them takes the earliest k once chosen (``lits.dated``, ``earliest``), as a user reading "first"
-    expects and as any k of them would also answer. "The top k" of a kind with one year of its own that dates no
-    birth (the lexicon's ``birth``), where the question names no measure to rank by (``lits.top_noun``), are the
-    latest k ("the top 5 movies directed by someone born in 1967"); of the doers of something, the ones that did it
-    most ("the top 3 producers of movies with a tagline including 'Speed'"; ``lits.top_doer``, read by the
-    ``counted`` feature). Sets ``lits.time_order`` and ``lits.time_noun`` (or ``lits.top_doer``, or
-    ``lits.dated``) when the question has no time superlative of its own."""
-    if lits.time_order is not None:
-        return
-    # a word a condition takes ("released after 2000") or whose value a number is ("listening on port 80") names no
-    # measure to rank by
-    said = [w for w in lits.words if w not in lits.conditioned and w not in lits.value_words.values()]
-    first = next((w for w in lits.first_words if any(lits.match.named(lab, [w]) for lab in profiles.labels)), None)
-    if first is not None:  # "the first 3 accepted answers": the answers
-        lits.first_noun = first
-    noun = lits.first_noun if lits.first_noun is not None else lits.top_noun
-    year = own_year(profiles, noun, lits.match) if noun is not None else None
-    if lits.first_noun is not None:
-        years = [
-            p.key
-            for prof in (*profiles.labels.values(), *profiles.rels.values())
-            for p in prof.properties
-            if p.temporal
-        ]
-        if any(lits.match.named(key, said) for key in years):
-            lits.time_order, lits.time_noun = "ASC", lits.first_noun
-        else:
-            lits.dated = earliest(profiles, lits.first_noun, lits.match)
-        return
-    if lits.top_noun is None:
-        return
-    measures = [p.key for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.numeric()]
-    if any(
-        lits.match.named(key, said) for key in measures if year is None or key != year[1]
-    ):  # "the top 5 movies with ratings"
-        return
-    if year is not None:
-        lits.time_order, lits.time_noun = "DESC", lits.top_noun
-        lits.dated = (*year, "DESC")
-    else:
-        lits.top_doer = lits.top_noun
-
-
-def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
-    """Set ``lits.kind_head``, the first of the question's head words that names a label of the graph, and
-    ``lits.nameless``, the labels no "who" asks for."""
-    lits.kind_head = next(
-        (h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None
-    )
-    lits.nameless = profiles.nameless()
-
-
-def earliest(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str, str] | None:
-    """``(label, key, "ASC")``: the order "the first k" of the kind ``noun`` names are taken in, where the question
-    says none: its one year of its own (``own_year``), else the whole numbers that number its nodes
-    (``LabelProfile.sequence``: "the first 3 users" by their id); None where neither is known."""
-    year = own_year(profiles, noun, match)
-    if year is not None:
-        return (*year, "ASC")
-    numbered = [(prof.label, prof.sequence) for prof in profiles.labels.values() if prof.sequence]
-    named = [pair for pair in numbered if match.named(pair[0], [noun])]
-    return (*named[0], "ASC") if len(named) == 1 else None
-
-
-def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] | None:
-    """``(label, key)``: the one year property of the kind ``noun`` names, where it dates no birth (the lexicon's
-    ``birth``); None when that kind has none, or several."""
-    own = [
-        (prof.label, p.key)
-        for prof in profiles.labels.values()
-        if match.named(prof.label, [noun])
-        for p in prof.properties
-        if p.temporal
-    ]
-    if len(own) != 1 or match.dates_birth(own[0][1]):
-        return None
-    return own[0]

@@ -274,12 +274,26 @@ def _llm_weight(groups: Sequence[Group], untuned: rank.Ranker, l2: float) -> flo
 HALVINGS = 8
 """How many times ``tuned_ranker`` halves the LLM's fitted weight looking for one that loses no held-back question."""
 
+SIGN_TEST_ALPHA = 0.05
+"""How sure ``tuned_ranker`` must be that the tuned model helps: the one-sided sign test over the held-back questions
+a weight changes (gained against lost) at this level; with none lost, at least 5 gained."""
+
+
+def sign_test(gained: int, lost: int) -> float:
+    """The one-sided sign test's p-value that ``gained`` answers won against ``lost`` lost is chance: the
+    probability of at least ``gained`` heads in ``gained + lost`` fair coin tosses."""
+    n = gained + lost
+    return sum(math.comb(n, k) for k in range(gained, n + 1)) / 2**n if n else 1.0
+
 
 def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0.01) -> dict[str, Any]:
     """The ranker file of a tuned namespace: ``untuned``'s weights and a weight on the tuned LLM's log-softmax. The
     weight is the one the listwise loss fits on ``groups`` (held-back pairs), halved until it turns none of the
-    questions ``untuned`` answers right into a wrong one and still puts some other right: tuning may add answers the
-    untuned ranker misses, never take one it had. Where no halving does, the LLM weighs 0 (and is not run).
+    questions ``untuned`` answers right into a wrong one and puts enough others right that chance is an unlikely
+    reason (``sign_test`` at ``SIGN_TEST_ALPHA``: 5 gained and none lost): tuning may add answers the untuned ranker
+    misses, never take one it had. Where no halving does, the LLM weighs 0 (and is not run): tuned answers as
+    untuned. The test is what 17 held-back network questions lacked: a weight that gained one of them (64.7 -> 70.6)
+    lost 3 of 120 real ones (reports/summary.md, session 28).
 
     Why not the fitted weight itself: the held-back pairs are phrased by the same frames as the training pairs, so
     they overrate the tuned model. On Stack Overflow a weight of 1 (the fitted one was 1.05) lifted 66 held-back
@@ -300,7 +314,7 @@ def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0
         gained = sum(1 for b, a in zip(before, after, strict=True) if a and not b)
         lost = sum(1 for b, a in zip(before, after, strict=True) if b and not a)
         tried[str(round(weight, 4))] = {"gained": gained, "lost": lost}
-        if lost == 0 and gained > 0:
+        if lost == 0 and sign_test(gained, lost) <= SIGN_TEST_ALPHA:
             report |= {
                 "chosen": "learned (the tuned model counts)",
                 "llm_weight": round(weight, 4),
@@ -309,6 +323,9 @@ def tuned_ranker(groups: Sequence[Group], untuned: rank.Ranker, *, l2: float = 0
             }
             return {"weights": base | {LLM: round(weight, 4)}, "report": report}
         weight /= 2
-    report |= {"chosen": "untuned (no weight on the tuned model gained a held-back question without losing one)"}
+    report |= {
+        "chosen": "untuned (no weight on the tuned model gained enough held-back questions, by the sign test at "
+        f"{SIGN_TEST_ALPHA}, without losing one)"
+    }
     report["tried"] = tried
     return {"weights": base, "report": report}

@@ -370,6 +370,35 @@ def test_a_tuned_ranker_never_loses_a_held_back_question_the_untuned_one_answers
     assert any(t["lost"] for t in rep["tried"].values()) or rep["llm_weight_fitted"] == rep["llm_weight"]
 
 
+def test_a_tuned_ranker_that_gains_too_few_held_back_questions_is_not_trusted() -> None:
+    """17 held-back questions where the tuned LLM turns 1, then 5, wrong answers right and loses none: one gain is
+    what chance gives (the sign test's p 0.5), five are not (p 1/32 under 0.05)."""
+    from app.text2cypher import rank
+    from app.training.ranker import TUNED_NAMES, Group, sign_test, tuned_ranker
+
+    def groups(fixed: int) -> list[Group]:
+        out = []
+        for q in range(17):
+            right, other = q % 4, (q + 1) % 4
+            rows = []
+            for i in range(4):
+                row = dict.fromkeys(TUNED_NAMES, 0.0)
+                if q < fixed:  # relevance a little wrong, the LLM sure of the right one
+                    row["relevance"], row["llm"] = 0.5 * (i == other), 0.0 if i == right else -3.0
+                else:  # relevance right, the LLM agrees
+                    row["relevance"], row["llm"] = 2.0 * (i == right), 0.0 if i == right else -3.0
+                rows.append([row[n] for n in TUNED_NAMES])
+            out.append(Group("g", f"q{q}", "path", list(TUNED_NAMES), rows, right))
+        return out
+
+    assert sign_test(1, 0) == 0.5 and sign_test(5, 0) == 1 / 32 and sign_test(0, 0) == 1.0
+    untuned = rank.Ranker({"relevance": 1.0})
+    one = tuned_ranker(groups(1), untuned)
+    assert one["weights"]["llm"] == 0.0 and one["report"]["chosen"].startswith("untuned")
+    five = tuned_ranker(groups(5), untuned)
+    assert five["weights"]["llm"] > 0 and five["report"]["chosen"].startswith("learned")
+
+
 def test_the_namespace_ranker_installed_with_the_adapter_is_used_at_once(
     t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:

@@ -830,7 +830,7 @@ async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
 
 def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None:
     from app.text2cypher.profiles import LabelProfile, Profiles
-    from app.text2cypher.question import first_k
+    from app.text2cypher.asks import first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
@@ -876,7 +876,7 @@ def test_the_top_k_of_a_dated_kind_come_in_its_order() -> None:
     """ "The top k" of a kind with a year of its own, where nothing says by what, are the latest k once a list of
     them is chosen; "the first k" the earliest k; not a kind dated by its birth, nor a list without a limit."""
     from app.text2cypher.profiles import LabelProfile, Profiles
-    from app.text2cypher.question import first_k
+    from app.text2cypher.asks import first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
@@ -1211,7 +1211,7 @@ async def test_plain_lists_take_conditions_past_the_shape_budget(library: Text2C
 def test_who_asks_for_a_kind_with_names_and_negated_kinds_are_not_walked_through() -> None:
     """ "Who reviewed ...": not a kind shown by numbers (``Profiles.nameless``); "books that have no reviews": no
     pattern through the reviews."""
-    from app.text2cypher.question import asked_kind
+    from app.text2cypher.asks import asked_kind
 
     ticket_no = Property("Note", "number", "number", 1.0, 90.0, (1, 2, 90))
     profiles = Profiles(
@@ -1326,7 +1326,7 @@ def test_an_end_nothing_asks_for_speaks_against_a_shape() -> None:
 
 def test_the_first_k_count_what_the_words_after_them_name() -> None:
     """ "the first 2 awarded books": the noun is the first word after "first 2" that names a label."""
-    from app.text2cypher.question import first_k
+    from app.text2cypher.asks import first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     profiles = Profiles({"Book": LabelProfile("Book", "title", [published])})
@@ -1359,7 +1359,7 @@ def test_digits_of_a_code_are_no_numbers() -> None:
 def test_the_top_k_of_a_dated_kind_with_a_valued_condition_are_the_latest() -> None:
     """ "the top 2 books on shelf 4": "shelf" is the word a value belongs to, no measure to rank by; the top 2 are the
     latest published."""
-    from app.text2cypher.question import first_k
+    from app.text2cypher.asks import first_k
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     shelf = Property("Book", "shelf", "number", 1.0, 9.0, (1, 4, 9))
