@@ -205,9 +205,7 @@ class Evaluator:
         return await relaxed_match(self.c.graph, self.ns, rows, gold_q, self._gold_rows)
 
 
-async def relaxed_match(
-    graph: Any, ns: str, rows: list[dict[str, Any]], gold_q: str, known: dict[str, Any]
-) -> bool:
+async def relaxed_match(graph: Any, ns: str, rows: list[dict[str, Any]], gold_q: str, known: dict[str, Any]) -> bool:
     """The rows are right where the gold query's final LIMIT picks among equals (``app.eval.relaxed``). ``known``:
     rows read so far per query (the gold query's among them), where the pool's are kept too."""
     pool_q = R.without_final_limit(gold_q)

@@ -829,8 +829,8 @@ async def test_tuning_pairs_for_shapes(library: Text2CypherRetriever) -> None:
 
 
 def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None:
-    from app.text2cypher.profiles import LabelProfile, Profiles
     from app.text2cypher.asks import first_k
+    from app.text2cypher.profiles import LabelProfile, Profiles
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
@@ -875,8 +875,8 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
 def test_the_top_k_of_a_dated_kind_come_in_its_order() -> None:
     """ "The top k" of a kind with a year of its own, where nothing says by what, are the latest k once a list of
     them is chosen; "the first k" the earliest k; not a kind dated by its birth, nor a list without a limit."""
-    from app.text2cypher.profiles import LabelProfile, Profiles
     from app.text2cypher.asks import first_k
+    from app.text2cypher.profiles import LabelProfile, Profiles
 
     published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
     born = Property("Author", "born", "number", 1948.0, 1990.0, (1948, 1961))
