@@ -3,11 +3,11 @@ per question (reports/ranker_check/<dataset>-<ts>.{json,md}).
 
 Each question is enumerated once (linking, candidates, readings, cross-encoder, features); each ranker puts one
 candidate first (``rank.by_score`` with the mode's ``depth_margin``, as ``relevance`` scoring answers), and each
-distinct first candidate runs once and is scored as ``python -m app eval`` scores the mode's answer: Hits@1 (the
-first answer the query returns) on a KG benchmark; execution (strict and relaxed: ``app.eval.relaxed``) and answer
-accuracy against the gold query's rows on a text2cypher one. Per ranker: the metrics (per hop where the benchmark has
-hops), and the questions it gains and loses against the first ranker named. Rankers are judged here on questions they were not fitted on: ``ranker fit``
-never reads a benchmark question.
+distinct first candidate runs once and is scored as ``python -m app eval`` scores the mode's answer: Hits@1 (the first
+answer the query returns) on a KG benchmark; execution (strict and relaxed: ``app.eval.relaxed``) and answer accuracy
+against the gold query's rows on a text2cypher one. Per ranker: the metrics (per hop where the benchmark has hops),
+and the questions it gains and loses against the first ranker named. Rankers are judged here on questions they were
+not fitted on: ``ranker fit`` never reads a benchmark question.
 """
 
 from __future__ import annotations
