@@ -560,13 +560,16 @@ def ranker_fit(
         str, typer.Option(help="L2 penalty on the weights, or auto: the one that does best on graphs left out.")
     ] = "auto",
     baseline: Annotated[str, typer.Option(help="The bundled ranker to report beside.")] = "hand",
+    blind: Annotated[
+        float, typer.Option(help="How much each question also counts without its relevance (ranker.blinded).")
+    ] = 0.0,
 ) -> None:
     """Fit the ranking features' weights on synthetic questions (``app.training.ranker.learn``); the file works as
     ``modes.text2cypher.ranker`` (a path) or, under ``app/text2cypher/rankers/``, by name."""
     from app.training.ranker import learn
 
     penalty = None if l2 == "auto" else float(l2)
-    report = learn(inputs, out, checks=check or [], holdout=holdout, l2=penalty, baseline=baseline)
+    report = learn(inputs, out, checks=check or [], holdout=holdout, l2=penalty, baseline=baseline, blind=blind)
     typer.echo(json.dumps(report, indent=2))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
@@ -17,7 +18,7 @@ from app.text2cypher import features, lexicon, rank
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import path_question, shape_question
-from app.training.ranker import NAMES, Group, fit, hits_at_1, in_relevance_units, learn, save
+from app.training.ranker import NAMES, Group, blinded, fit, hits_at_1, in_relevance_units, learn, save
 
 WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
 
@@ -135,3 +136,24 @@ def test_a_learned_weight_keeps_its_features_sign(tmp_path: Path) -> None:
     assert weights["constants"] > 0
     scaled = in_relevance_units({RELEVANCE: 2.0, "constants": 3.0, "unasked_order": -1.0})
     assert scaled == {RELEVANCE: 1.0, "constants": 1.5, "unasked_order": -0.5}  # the same order, relevance weighs 1
+
+
+def test_a_fit_that_also_reads_questions_without_relevance_weighs_the_other_features_more() -> None:
+    """Synthetic questions whose positive is both the most relevant candidate and the one stating the constant (as
+    a question phrased like its reading is): relevance alone explains them, so a plain fit leaves ``constants``
+    small beside it; read blind to relevance as well, the fit must learn ``constants`` to tell them apart."""
+    groups = []
+    for q in range(40):
+        rows = []
+        for i in range(5):
+            row = dict.fromkeys(NAMES, 0.0)
+            row[RELEVANCE] = 3.0 if i == q % 5 else 0.1 * ((i + q) % 3)
+            row["constants"] = 1.0 if i in (q % 5, (q + 2) % 5) else 0.0  # a distractor states it too
+            rows.append([row[name] for name in NAMES])
+        groups.append(Group("g", f"q{q}", "path", list(NAMES), rows, q % 5))
+    plain = in_relevance_units(fit(groups))
+    blind = in_relevance_units(fit(groups, blind=1.0))
+    assert blind["constants"] > 2 * plain["constants"] and blind["constants"] > 0.5
+    assert hits_at_1(groups, rank.Ranker(blind)) == 100.0  # relevance still decides between the two stating it
+    x = np.asarray(groups[0].rows)
+    assert (blinded(x, NAMES)[:, 0] == 0).all() and (blinded(x, NAMES)[:, 1:] == x[:, 1:]).all()
