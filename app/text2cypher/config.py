@@ -78,7 +78,8 @@ class Text2CypherConfig(ModeConfig):
     namespace_ranker: bool = True
     """``combined`` scoring of a tuned namespace: weigh the tuned LLM as the namespace's ``ranker.json`` says (``tune``
     fits it on held-back pairs: the largest weight, halving the fitted one, that loses none of them the untuned ranker
-    gets right; none at all, and the LLM is not run, where no weight does) instead of by ``relevance_weight``
+    gets right and gains enough that chance is unlikely, by the sign test; none at all, and the LLM is not run, where
+    no weight does) instead of by ``relevance_weight``
     (which stays for an adapter without a ``ranker.json``). On Stack Overflow (60 sampled, relaxed execution /
     answers): untuned 15.0 / 31.7; ``relevance_weight`` 2 gave 13.3 / 30.0 and the fitted weight 1.05 11.7 / 28.3;
     the no-harm weight is 0 there, and on MetaQA too, where ``relevance_weight`` 2 gains 3-5 points per hop that
