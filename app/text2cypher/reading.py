@@ -302,7 +302,7 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random, lex: Lexicon) -> str
         value = pick(rng, q.filters["decade" if decade else "between"]).format(lo=lo, hi=hi - 1)
     else:
         shown = f"'{f.value}'" if isinstance(f.value, str) else str(f.value)
-        value = pick(rng, q.filters["compared"]).format(op=rng.choice(q.ops[f.op]), value=shown)
+        value = " ".join(pick(rng, q.filters["compared"]).format(op=rng.choice(q.ops[f.op]), value=shown).split())
     return pick(rng, q.filters[where]).format(rel=rel, kind=kind, prop=prop, value=value)
 
 

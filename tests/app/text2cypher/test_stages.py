@@ -157,3 +157,21 @@ def test_a_fit_that_also_reads_questions_without_relevance_weighs_the_other_feat
     assert hits_at_1(groups, rank.Ranker(blind)) == 100.0  # relevance still decides between the two stating it
     x = np.asarray(groups[0].rows)
     assert (blinded(x, NAMES)[:, 0] == 0).all() and (blinded(x, NAMES)[:, 1:] == x[:, 1:]).all()
+
+
+def test_tunes_questions_also_ask_an_attribute_of_a_set_and_a_value_by_its_property() -> None:
+    """The frames ``tune`` and ``ranker collect`` ask in include "what genre are the movies starred by X" (the form
+    ``attribute_stop`` reads) and "racks with zone 4" (a number right after its property's word, the form
+    ``value_named`` reads), so a ranker fitted on them sees both features at work."""
+    from app.cypher.shapes import Filter
+
+    en = lexicon.load()
+    path = CandidateQuery(
+        Anchor("Keanu Reeves", "Person", "name"),
+        (Hop("STARRED", "out", "Movie"), Hop("GENRE", "out", "Genre")),
+    )
+    asked = {question_literals(path_question(path, random.Random(s), en), en).asked for s in range(200)}
+    assert "genre" in asked
+    shape = Shape(CandidateQuery(Anchor(None, "Rack", "name"), ()), 1, "list", filters=(Filter(1, "zone", "=", 4),))
+    valued = [question_literals(shape_question(shape, random.Random(s), en), en).value_words for s in range(200)]
+    assert {4.0: "zone"} in valued
