@@ -34,6 +34,7 @@ class Asking:
 
     path: tuple[str, ...]
     outer: tuple[str, ...]
+    attribute: tuple[str, ...]
     anchor: tuple[str, ...]
     unknown_kind: tuple[str, ...]
     plural: str
@@ -78,6 +79,7 @@ def _asking(q: dict[str, Any]) -> Asking:
     return Asking(
         path=options(q["path"]),
         outer=options(q["outer"]),
+        attribute=options(q["attribute"]),
         anchor=options(q["anchor"]),
         unknown_kind=options(q["unknown_kind"]),
         plural=str(q["plural"]),

@@ -239,11 +239,18 @@ def relation_phrase(rel_type: str, rng: random.Random) -> str:
     return " ".join(content) if draw < 0.75 else rng.choice(content)
 
 
+ATTRIBUTE_SHARE = 0.2
+"""How often ``path_question`` asks a path whose last hop leaves the inner nodes as an attribute of them ("what genre
+are the movies starred by X"): users ask so (MetaQA's "what types are the films ..."), and the ``attribute_stop``
+feature is learned only from questions asked so."""
+
+
 def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
     """A question whose answer is what ``c`` returns: its path read as text (``read_path``, each relationship type
     in words, shortened at random) in a random question frame; a path whose last hop leaves the inner nodes is
-    sometimes phrased inner part first ("the ones directed by X: what are their actors?"), and one that turns back
-    as sharing ("which movies have the same director as X?")."""
+    sometimes phrased inner part first ("the ones directed by X: what are their actors?") or as their attribute ("what
+    genre are the movies starred by X"), and one that turns back as sharing ("which movies have the same director as
+    X?")."""
     q = lex.asking
     said = {h.rel_type: relation_phrase(h.rel_type, rng) for h in c.hops}
     hops = [(said[h.rel_type], h.direction, words(h.label) if h.label else rng.choice(q.unknown_kind)) for h in c.hops]
@@ -254,6 +261,8 @@ def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
         return rng.choice(q.turn_back[last.direction]).format(
             k=_plural(hops[-1][2], rng, lex), r=said[last.rel_type], x=phrases[-3], v=hops[-2][2]
         )
+    if last.direction == "out" and not turns_back and len(c.hops) > 1 and rng.random() < ATTRIBUTE_SHARE:
+        return rng.choice(q.attribute).format(p=phrases[-2], r=said[last.rel_type])
     if last.direction == "out" and not turns_back and rng.random() < 0.4:
         forms = q.outer if len(c.hops) > 1 else q.anchor
         return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
