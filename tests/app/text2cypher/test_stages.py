@@ -73,6 +73,9 @@ def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() ->
     assert set(features.SIGNS) == {RELEVANCE, LLM, *FEATURES}  # every feature says which way it points
     default = rank.load()
     assert set(default.weights) == {RELEVANCE, *FEATURES}
+    learned = rank.load("learned")  # the bundled learned ranker: fitted, signs kept, relevance 1
+    assert learned.info["learned"] is True and learned.weights[RELEVANCE] == 1.0
+    assert all(w * features.SIGNS[n] >= 0 for n, w in learned.weights.items())
     lits = question_literals("How many books are there?")
     [row] = features.compute([Shape(WROTE, 2, "count")], "How many books are there?", lits)
     assert set(row) == set(FEATURES) and row["count_form"] == 1.0
