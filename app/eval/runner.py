@@ -148,6 +148,8 @@ class Evaluator:
                 rec["metrics"]["produced_query"] = 1.0 if trace.query else 0.0
                 rec["metrics"]["executable"] = 1.0 if trace.query and trace.error is None else 0.0
                 rec["query"] = trace.query
+        elif not self.c.retrievers.get_mode(mode).produces_cypher:  # a Cypher benchmark, a mode of other answers:
+            rec["metrics"], ranked = {}, []  # only whether it returned something (``items`` below)
         else:
             if isinstance(trace, CypherTrace):
                 rec["query"] = trace.query
@@ -526,9 +528,6 @@ async def run_eval(
         report["settings"]["fingerprint"], report["code"] = fingerprint, code
         for mode in modes:
             produces_cypher = c.retrievers.get_mode(mode).produces_cypher
-            if bench.kind == "cypher" and not produces_cypher:
-                report.setdefault("skipped_modes", {})[mode] = "does not produce Cypher queries"
-                continue
             if bench.kind == "passages" and produces_cypher:
                 report.setdefault("skipped_modes", {})[mode] = "answers with graph nodes, not passages"
                 continue

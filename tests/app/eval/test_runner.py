@@ -251,7 +251,7 @@ async def test_a_run_writes_reports_and_resumes(tmp_path: Path) -> None:
         settings, dataset="hotpotqa", path=data, modes=["vector"], limit=None, namespace="hp", reports_dir=reports
     )
     overall = rep["modes"]["vector"]["overall"]
-    assert overall["recall@1"] == 100.0 and overall["mrr"] == 100.0
+    assert overall["recall@1"] == 100.0 and overall["mrr"] == 100.0 and overall["items"] == 100.0
     assert rep["modes"]["vector"]["curve"][0] == 100.0
     stamp = rep["timestamp"]
     for suffix in (".json", ".md", "-by-type.png", "-by-context-size.png"):
@@ -339,3 +339,36 @@ def test_latest_replaces_an_unmarked_file(tmp_path: Path) -> None:
     (reports / "latest.md").write_text("# Latest evaluation reports\n\n## musique — older, written before markers\n")
     text = write_latest(reports).read_text()
     assert "<!-- section: musique -->\n## musique — x" in text and "older" not in text
+
+
+async def test_on_a_cypher_benchmark_a_mode_of_other_answers_is_measured_by_what_it_returns(tmp_path: Path) -> None:
+    """Issue 39's "every mode returns items": a text2cypher set's questions asked in a mode that writes no Cypher
+    (``vector``) are scored by whether it returned anything, not skipped; text2cypher beside it keeps its
+    accuracies."""
+    data = tmp_path / "shop"
+    data.mkdir()
+    (data / "shop.cypher").write_text(
+        "CREATE (:Product {productName: 'Chai', unitPrice: 18});\n"
+        "CREATE (:Product {productName: 'Chang', unitPrice: 19});\n"
+    )
+    rows = [
+        {"id": "s-1", "question": "List the products.", "gold_cypher": "MATCH (p:Product) RETURN p.productName",
+         "gold_rows": [{"p.productName": "Chai"}, {"p.productName": "Chang"}], "runs": True},
+        {"id": "s-2", "question": "What is the unit price of Chai?",
+         "gold_cypher": "MATCH (p:Product {productName: 'Chai'}) RETURN p.unitPrice",
+         "gold_rows": [{"p.unitPrice": 18}], "runs": True},
+    ]  # fmt: skip
+    (data / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rep = await run_eval(
+        make_settings(tmp_path / "d"),
+        dataset="text2cypher",
+        path=data,
+        modes=["vector", "text2cypher"],
+        limit=None,
+        namespace="shop",
+        reports_dir=tmp_path / "reports",
+    )
+    assert "skipped_modes" not in rep
+    vector = rep["modes"]["vector"]["overall"]
+    assert vector == {"items": 100.0}  # the products' vectors answer both
+    assert {"execution_accuracy", "answer_accuracy", "items"} <= set(rep["modes"]["text2cypher"]["overall"])
