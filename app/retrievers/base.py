@@ -32,7 +32,7 @@ from app.llm.base import LLMs
 from app.models.embedder import Embedder
 from app.models.reranker import Reranker
 from app.observability import BACKEND_ERRORS, DEGRADED, RETRIEVALS, stage
-from app.retrievers.linking import EntityLinker
+from app.retrievers.linking import EntityLink, EntityLinker
 from app.retrievers.types import CypherTrace, ModeTrace, RetrievalQuery, RetrievalResult, RetrievedItem
 from app.settings import ModeConfig as ModeConfig
 from app.settings import Settings
@@ -173,6 +173,28 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
             ctx.warn(w)
         ctx.timings_ms.update({f"{mode}.{k}": v for k, v in res.timings_ms.items()})
         return res
+
+    async def start_links(self, namespace: str, question: str, ctx: RunContext[Any]) -> list[EntityLink]:
+        """The linked mention a mode that starts from a node starts from; where the question names no node, the
+        node nearest to the whole question by vector, and a warning says so (every mode answers on any question of
+        a graph: a question about a kind of thing, "the oldest orders", is answered from its nearest node's facts
+        rather than with nothing); none, with a warning, where there is none either."""
+        with ctx.stage("entity_linking"):
+            links = await self.deps.linker.link(namespace, question, max_mentions=1)
+            if links:
+                return links
+            try:
+                links = await self.deps.linker.nearest(namespace, question)
+            except AppError:  # no entity vectors, or the vector store failed: as with no node at all
+                links = []
+        if links:
+            ctx.warn(
+                f"{self.name}: the question names no node of this graph; starting from the node nearest to it by "
+                f"vector ({links[0].name!r})"
+            )
+        else:
+            await self.warn_unlinked(namespace, ctx)
+        return links
 
     async def warn_unlinked(self, namespace: str, ctx: RunContext[Any]) -> None:
         """Say so when a mode that starts from a linked node finds none in a question over a non-empty graph (a

@@ -236,3 +236,17 @@ class EntityLinker:
                     out.append(EntityLink(mention, name, labels, key, hit.score, "vector", number=number))
         out.sort(key=lambda link: -link.score)
         return out
+
+    async def nearest(self, namespace: str, question: str) -> list[EntityLink]:
+        """The node whose name is nearest the whole question by vector, with no floor (several where nodes share
+        that name): where the question names no node ("which orders are the oldest?"), what a mode that starts from
+        one can start from. Empty where the namespace has no entity vectors."""
+        idx = await self.index(namespace)
+        vec = await self.embedder.embed_one(question)
+        for hit in await self.vectors.search(collection_name(namespace, "entities"), vec, top_k=1):
+            name = str(hit.payload.get("name"))
+            return [
+                EntityLink(question, name, labels, key, hit.score, "vector", number=(name, key) in idx.numbers)
+                for _, labels, key in idx.named(name)
+            ]
+        return []

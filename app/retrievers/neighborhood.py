@@ -49,10 +49,8 @@ class NeighborhoodRetriever(Retriever[NeighborhoodConfig, NeighborhoodTrace]):
 
     async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[NeighborhoodTrace]) -> list[RetrievedItem]:
         ns, tr = query.namespace, ctx.trace
-        with ctx.stage("entity_linking"):
-            links = await self.deps.linker.link(ns, query.question, max_mentions=1)
+        links = await self.start_links(ns, query.question, ctx)
         if not links:
-            await self.warn_unlinked(ns, ctx)
             return []
         mention = links[0].mention
         same = [link for link in links if link.mention == mention]

@@ -125,10 +125,8 @@ class ReactRetriever(Retriever[ReactConfig, ReactTrace]):
 
     async def _retrieve(self, query: RetrievalQuery, ctx: RunContext[ReactTrace]) -> list[RetrievedItem]:
         ns, cfg, tr = query.namespace, self.config, ctx.trace
-        with ctx.stage("entity_linking"):
-            links = await self.deps.linker.link(ns, query.question, max_mentions=1)
+        links = await self.start_links(ns, query.question, ctx)
         if not links:
-            await self.warn_unlinked(ns, ctx)
             return []
         start = list(dict.fromkeys(Node.from_link(link) for link in links if link.mention == links[0].mention))
         tr.start = [n.name for n in start]

@@ -219,6 +219,12 @@ async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Contain
 async def test_a_mode_that_starts_from_a_node_says_when_the_question_names_none(
     shop: Container, client: httpx.AsyncClient, mode: str
 ) -> None:
+    """A question about a kind of thing names no node: the mode starts from the node nearest to the question by
+    vector and says so; a question of an empty namespace still gets nothing, and a warning."""
     q = {"question": "Which orders are the oldest?", "namespace": NS, "mode": mode}
     body = (await client.post("/retrieve", json=q)).json()
-    assert body["items"] == [] and any("names no node" in w for w in body["warnings"]), body["warnings"]
+    assert body["items"], body
+    assert any("names no node" in w and "nearest to it by vector" in w for w in body["warnings"]), body["warnings"]
+    empty = {"question": "Which orders are the oldest?", "namespace": "nothing_here", "mode": mode}
+    body = (await client.post("/retrieve", json=empty)).json()
+    assert body["items"] == [], body

@@ -100,10 +100,13 @@ def test_a_path_is_read_back_from_its_end_and_a_turn_back_as_sharing() -> None:
     assert read_path("X", three)[-1] == "directed by of other movie with the same directed by as X"
 
 
-async def test_no_linked_entity_gives_no_items_not_an_error(client: httpx.AsyncClient) -> None:
+async def test_no_linked_entity_is_no_error_the_nearest_node_is_the_start(client: httpx.AsyncClient) -> None:
+    """A question naming no node gets no error: the mode starts from the node nearest to it by vector (as ``vector``
+    answers any question) and warns that it did."""
     for mode in ("react", "neighborhood"):
         body = await retrieve(client, mode, "zzzz qqqq")
-        assert body["items"] == []
+        assert any("names no node" in w and "nearest to it by vector" in w for w in body["warnings"]), body
+        assert body["items"], body
 
 
 def _item(name: str, score: float) -> RetrievedItem:
