@@ -7,7 +7,7 @@ import asyncio
 import dataclasses
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -24,6 +24,7 @@ from app.text2cypher.answer_form import answer_form
 from app.text2cypher.enumeration import example_values
 from app.text2cypher.features import FEATURES
 from app.text2cypher.question import question_literals
+from app.training.ranker import Group
 from tests.conftest import DEMO, SABLE, tiny_llama
 
 
@@ -344,25 +345,35 @@ def test_a_tuned_ranker_counts_the_llm_only_where_it_helps_on_held_back_pairs() 
     assert tuned_ranker(groups(True)[:5], untuned)["weights"]["llm"] == 0.0  # too few to weigh it
 
 
+def held_back(n: int, *, fixed: Callable[[int], bool], broken: Callable[[int], bool]) -> list[Group]:
+    """``n`` held-back questions of 4 candidates: where ``fixed``, relevance is wrong by 0.5 and the tuned LLM sure
+    of the right one; where ``broken``, relevance is right by 2 and the LLM sure of a wrong one; else both right."""
+    from app.training.ranker import TUNED_NAMES
+
+    out = []
+    for q in range(n):
+        right, other = q % 4, (q + 1) % 4
+        rows = []
+        for i in range(4):
+            row = dict.fromkeys(TUNED_NAMES, 0.0)
+            if fixed(q):
+                row["relevance"], row["llm"] = 0.5 * (i == other), 0.0 if i == right else -3.0
+            else:
+                row["relevance"] = 2.0 * (i == right)
+                row["llm"] = 0.0 if i == (other if broken(q) else right) else -3.0
+            rows.append([row[k] for k in TUNED_NAMES])
+        out.append(Group("g", f"q{q}", "path", list(TUNED_NAMES), rows, right))
+    return out
+
+
 def test_a_tuned_ranker_never_loses_a_held_back_question_the_untuned_one_answers() -> None:
     """Half the held-back questions: relevance is wrong by 0.5 and the LLM sure of the right one; the other half:
     relevance right by 2 and the LLM sure of a wrong one. Any LLM weight between 1/6 and 2/3 gains the first half and
     keeps the second; the weight chosen is one of those (the fitted one halved as often as needed)."""
     from app.text2cypher import rank
-    from app.training.ranker import TUNED_NAMES, Group, tuned_ranker
+    from app.training.ranker import tuned_ranker
 
-    out = []
-    for q in range(40):
-        right, other = q % 4, (q + 1) % 4
-        rows = []
-        for i in range(4):
-            row = dict.fromkeys(TUNED_NAMES, 0.0)
-            if q % 2:  # the LLM fixes it
-                row["relevance"], row["llm"] = 0.5 * (i == other), 0.0 if i == right else -3.0
-            else:  # the LLM would break it
-                row["relevance"], row["llm"] = 2.0 * (i == right), 0.0 if i == other else -3.0
-            rows.append([row[n] for n in TUNED_NAMES])
-        out.append(Group("g", f"q{q}", "path", list(TUNED_NAMES), rows, right))
+    out = held_back(40, fixed=lambda q: q % 2 == 1, broken=lambda q: q % 2 == 0)
     made = tuned_ranker(out, rank.Ranker({"relevance": 1.0}))
     assert 1 / 6 < made["weights"]["llm"] < 2 / 3
     rep = made["report"]
@@ -374,22 +385,10 @@ def test_a_tuned_ranker_that_gains_too_few_held_back_questions_is_not_trusted() 
     """17 held-back questions where the tuned LLM turns 1, then 5, wrong answers right and loses none: one gain is
     what chance gives (the sign test's p 0.5), five are not (p 1/32 under 0.05)."""
     from app.text2cypher import rank
-    from app.training.ranker import TUNED_NAMES, Group, sign_test, tuned_ranker
+    from app.training.ranker import sign_test, tuned_ranker
 
     def groups(fixed: int) -> list[Group]:
-        out = []
-        for q in range(17):
-            right, other = q % 4, (q + 1) % 4
-            rows = []
-            for i in range(4):
-                row = dict.fromkeys(TUNED_NAMES, 0.0)
-                if q < fixed:  # relevance a little wrong, the LLM sure of the right one
-                    row["relevance"], row["llm"] = 0.5 * (i == other), 0.0 if i == right else -3.0
-                else:  # relevance right, the LLM agrees
-                    row["relevance"], row["llm"] = 2.0 * (i == right), 0.0 if i == right else -3.0
-                rows.append([row[n] for n in TUNED_NAMES])
-            out.append(Group("g", f"q{q}", "path", list(TUNED_NAMES), rows, right))
-        return out
+        return held_back(17, fixed=lambda q: q < fixed, broken=lambda q: False)
 
     assert sign_test(1, 0) == 0.5 and sign_test(5, 0) == 1 / 32 and sign_test(0, 0) == 1.0
     untuned = rank.Ranker({"relevance": 1.0})
