@@ -24,7 +24,7 @@ from app.models.embedder import Embedder
 from app.settings import ProfileSettings
 from app.stores.graph.base import GraphStore
 from app.stores.graph.profile import SchemaProfiler, categorical_values, named_nodes
-from app.stores.vector.base import VectorStore, collection_name
+from app.stores.vector.base import VectorHit, VectorStore, collection_name
 from app.text import STOPWORDS, surface
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.lexicon import load as load_lexicon
@@ -228,12 +228,8 @@ class EntityLinker:
         for mention in self.fallback_mentions(question, idx, self.language)[:limit]:
             vec = await self.embedder.embed_one(mention)
             for hit in await self.vectors.search(coll, vec, top_k=self.per_mention):
-                if hit.score < self.min_vector_score:
-                    continue
-                name = str(hit.payload.get("name"))
-                for _, labels, key in idx.named(name):
-                    number = (name, key) in idx.numbers
-                    out.append(EntityLink(mention, name, labels, key, hit.score, "vector", number=number))
+                if hit.score >= self.min_vector_score:
+                    out += _vector_links(idx, mention, hit)
         out.sort(key=lambda link: -link.score)
         return out
 
@@ -243,10 +239,15 @@ class EntityLinker:
         one can start from. Empty where the namespace has no entity vectors."""
         idx = await self.index(namespace)
         vec = await self.embedder.embed_one(question)
-        for hit in await self.vectors.search(collection_name(namespace, "entities"), vec, top_k=1):
-            name = str(hit.payload.get("name"))
-            return [
-                EntityLink(question, name, labels, key, hit.score, "vector", number=(name, key) in idx.numbers)
-                for _, labels, key in idx.named(name)
-            ]
-        return []
+        hits = await self.vectors.search(collection_name(namespace, "entities"), vec, top_k=1)
+        return _vector_links(idx, question, hits[0]) if hits else []
+
+
+def _vector_links(idx: NameIndex, mention: str, hit: VectorHit) -> list[EntityLink]:
+    """The nodes an entity vector's hit names (several where nodes of other labels share the name), linked from
+    ``mention`` with the hit's score."""
+    name = str(hit.payload.get("name"))
+    return [
+        EntityLink(mention, name, labels, key, hit.score, "vector", number=(name, key) in idx.numbers)
+        for _, labels, key in idx.named(name)
+    ]

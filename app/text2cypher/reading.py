@@ -261,11 +261,12 @@ def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
         return rng.choice(q.turn_back[last.direction]).format(
             k=_plural(hops[-1][2], rng, lex), r=said[last.rel_type], x=phrases[-3], v=hops[-2][2]
         )
-    if last.direction == "out" and not turns_back and len(c.hops) > 1 and rng.random() < ATTRIBUTE_SHARE:
-        return rng.choice(q.attribute).format(p=phrases[-2], r=said[last.rel_type])
-    if last.direction == "out" and not turns_back and rng.random() < 0.4:
-        forms = q.outer if len(c.hops) > 1 else q.anchor
-        return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
+    if last.direction == "out" and not turns_back:
+        if len(c.hops) > 1 and rng.random() < ATTRIBUTE_SHARE:
+            return rng.choice(q.attribute).format(p=phrases[-2], r=said[last.rel_type])
+        if rng.random() < 0.4:
+            forms = q.outer if len(c.hops) > 1 else q.anchor
+            return rng.choice(forms).format(p=phrases[-2], r=said[last.rel_type])
     return rng.choice(q.path).format(p=phrases[-1])
 
 
