@@ -155,10 +155,10 @@ class Shape:
     """What is asked of node ``x{target}`` of ``path``: ``list`` its display values (``limit`` of them when set);
     ``count`` them; ``agg`` (``fn`` of ``AGGREGATES``) over the property ``prop``; ``top``: the ``limit`` with the
     greatest (``fn`` "DESC") or least ("ASC") ``prop``; ``group``: the ``limit`` with the most ("DESC") or fewest
-    ("ASC") distinct ``x{other}`` or, with ``prop``, the greatest or least average ``prop``; ``attr``: the values of
-    ``prop`` themselves (the tagline of a movie, the birth years of some people, the roles of an actor in a movie),
-    with each target's display value beside them when ``paired``; ``common``: the ``limit`` most (``fn`` "DESC") or
-    least ("ASC") frequent values of ``prop`` with how often each occurs (each element of a ``listed`` property
+    ("ASC") distinct ``x{other}`` or, with ``prop``, the greatest or least average (``agg``) ``prop``; ``attr``: the
+    values of ``prop`` themselves (the tagline of a movie, the birth years of some people, the roles of an actor in a
+    movie), with each target's display value beside them when ``paired``; ``common``: the ``limit`` most (``fn`` "DESC")
+    or least ("ASC") frequent values of ``prop`` with how often each occurs (each element of a ``listed`` property
     counted apart). ``prop`` belongs to the target node, or to the relationship of hop ``prop_on`` (``r{prop_on}``).
     ``filters`` restrict the matches first. ``also``: relationship types that link ``x1`` and ``x2`` as well, in the
     first hop's direction (a person who acted in *and* directed a movie). ``having``: a threshold on how many
@@ -188,6 +188,10 @@ class Shape:
     distinct: bool = False
     """``group`` with ``prop``: ranked by how many different values of ``prop`` each target has ("the actors with
     the most diverse roles": ``count(DISTINCT r1.roles)``), not by their average."""
+    agg: str = "avg"
+    """``group`` with ``prop`` (not ``distinct``): what ranks each target, ``avg`` or ``sum`` of its ``prop`` values
+    ("the users with the highest average answer score", "the questions with the highest total score of their
+    answers")."""
     sized: bool = False
     """``top``: ordered by how many elements the list ``prop`` holds ("the movies with the longest role lists"),
     each target returned with the list."""
@@ -344,7 +348,9 @@ class Shape:
         if self.prop and self.distinct:
             agg, col = f"count(DISTINCT {self._prop_ref()})", "number"
         elif self.prop:
-            agg, col = f"avg({self._prop_ref()})", "value"
+            if self.agg not in ("avg", "sum"):
+                raise ValueError(f"unknown group aggregate {self.agg!r}")
+            agg, col = f"{self.agg}({self._prop_ref()})", "value"
         else:
             agg, col = f"count(DISTINCT x{self.other})", "number"
         if self.form == "nodes":  # grouped by the node, not by its display value (two people of one name: two groups)

@@ -60,7 +60,7 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery |
         return c if named else replace(c, paired=True)
     if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2):
         return c if lits.asks_names else replace(c, form="pairs")  # also for "... and what are those movies?"
-    names = lits.asks_names or (isinstance(c, Shape) and display_asked(c, lits))
+    names = lits.asks_names or display_asked(c, lits)
     if names and not lits.asks_more and isinstance(c, Shape) and ranks_own(c, lits):
         # "what are the titles of the top 5 questions with the highest view count": the first 5 in that order, their
         # display values alone
@@ -101,8 +101,9 @@ def ranks_own(c: Shape, lits: QuestionLiterals) -> bool:
     )
 
 
-def display_asked(c: Shape, lits: QuestionLiterals) -> bool:
+def display_asked(c: CandidateQuery | Shape, lits: QuestionLiterals) -> bool:
     """Whether the question asks for the answers' display property by its own words, as "names" asks for names
-    ("what are the IPs of the switches ...": ``ip``; the lexicon's ``value_asked``)."""
-    key = c.path.node_kind(c.target)[1]
+    ("what are the IPs of the switches ...", "what is the IP of the interface linked to X": ``ip``; the lexicon's
+    ``value_asked``)."""
+    key = c.path.node_kind(c.target)[1] if isinstance(c, Shape) else c.node_kind(c.return_index)[1]
     return bool(key) and lits.lex.value_asked(key).search(lits.said) is not None

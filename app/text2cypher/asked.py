@@ -46,7 +46,7 @@ def aggregate_asked(f: Facts) -> int:
     if c.kind == "agg":
         fn = c.fn if c.fn in AGGREGATES else "avg"
     elif c.kind == "group" and c.prop and not c.distinct:
-        fn = "avg"
+        fn = c.agg
     else:
         return 0
     if fn not in lits.aggregated:

@@ -58,11 +58,18 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
         conds: list[Condition] = []
         for p in prof.numeric():
             assert p.lo is not None and p.hi is not None
-            conds += [Filter(0, p.key, op, num(v)) for v in lits.numbers if p.lo <= v <= p.hi for op in ops(v, lits)]
+            spans = [(lo, hi) for lo, hi in lits.ranges if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10]
+            conds += [Filter(0, p.key, "range", (num(lo), num(hi))) for lo, hi in spans]  # both ends its values
+            # the ends of a span the question states on this property bound it together, not each alone ("a view
+            # count between 50 and 100" is no view count of 100)
+            ends = {
+                e for lo, hi in spans for e in (lo, hi - 1 if float(lo).is_integer() and float(hi).is_integer() else hi)
+            }
             conds += [
-                Filter(0, p.key, "range", (num(lo), num(hi)))
-                for lo, hi in lits.ranges
-                if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10  # both ends among the property's values
+                Filter(0, p.key, op, num(v))
+                for v in lits.numbers
+                if p.lo <= v <= p.hi and v not in ends
+                for op in ops(v, lits)
             ]
             if p.whole:
                 conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]

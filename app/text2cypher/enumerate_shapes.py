@@ -218,9 +218,19 @@ class ShapeEnumerator:
                         for d in ("DESC", "ASC")
                         for k in ([] if stored else ks)
                     ]
+                    # the greatest or least average (total, where the question asks for one) of a number on the
+                    # relationship or, where the question asks for an average or total, on the other end ("the
+                    # users with the highest average answer score")
+                    totals = ["avg", "sum"] if "sum" in lits.aggregated else ["avg"]
+                    asked = [a for a in ("avg", "sum") if a in lits.aggregated]
+                    owners = [(1, None, totals, profiles.numeric(path, 1, edge=True))]
+                    owners.append((None, other, asked, profiles.numeric(path, other) if asked else []))
                     out += [
-                        Shape(path, t, "group", prop=p.key, prop_on=1, fn=d, limit=k)
-                        for p in profiles.numeric(path, 1, edge=True)
+                        Shape(path, t, "group", prop=p.key, prop_on=on, prop_var=var, agg=a, fn=d, limit=k)
+                        for on, var, aggs, numeric in owners
+                        for p in numeric
+                        for a in aggs
+                        if not (a == "sum" and p.temporal)  # a sum of years means nothing
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]

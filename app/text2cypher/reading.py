@@ -194,7 +194,7 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         most = "most" if s.fn == "DESC" else "fewest"
         return f"top {s.limit} {base}{where} with the {most} different {prop}: the {top} number of distinct {prop}"
     if s.prop:
-        return f"top {s.limit} {base}{where} with the {top} average {prop}"
+        return f"top {s.limit} {base}{where} with the {top} {lex.aggregate_words.get(s.agg, s.agg)} {prop}"
     most, number = ("most", "highest") if s.fn == "DESC" else ("fewest", "lowest")
     other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
     # "the highest number of" as well: the cross-encoder read "the 3 movies with the highest number of reviewers" as
@@ -330,9 +330,11 @@ def shape_question(s: Shape, rng: random.Random, lex: Lexicon) -> str:
     q = lex.asking
     kind = words(s.path.node_kind(s.target)[0])
     form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
-    if s.prop_var is not None:  # ordered by a linked node's property: "which person directed the oldest movie"
-        form = "top_linked"
+    if s.prop_var is not None and s.kind == "top":  # ordered by a linked node's property: "which person directed
+        form = "top_linked"  # the oldest movie"
     prop = words(s.prop or "")
+    if s.kind == "group" and s.prop_var is not None:  # "which users have the highest average answer score"
+        prop = f"{words(s.path.node_kind(s.prop_var)[0])} {prop}"
     if s.kind in ("attr", "common"):  # a property's values: "the birth years of ...", "the tagline of The Matrix"
         form = "attr_pair" if s.paired else "attr_of" if s.anchor.name is not None and not s.hops else "attr"
         form = ("common" if s.limit else "common_all") if s.kind == "common" else form
@@ -347,7 +349,7 @@ def shape_question(s: Shape, rng: random.Random, lex: Lexicon) -> str:
         P=_pattern_phrase(s, rng, lex),
         F="".join(_filter_phrase(s, f, rng, lex) for f in s.filters),
         k=s.limit,
-        a=rng.choice(q.aggregates.get(s.fn or "", (w["average"],))),
+        a=rng.choice(q.aggregates.get(s.agg if s.kind == "group" else s.fn or "", (w["average"],))),
         prop=prop,
         N=surface(s.anchor.name or ""),
         C=w["least"] if s.fn == "ASC" else w["most"],

@@ -100,18 +100,21 @@ class Matcher:
         """How many of ``terms`` (one per use) the question mentions, and how many it does not. A term is mentioned
         when one of its content words is named by a question word not already taken by another use (``names``), so
         a path that takes one relationship twice needs it named twice ("the director of X also directed which
-        films")."""
+        films"). Each of a term's words takes its own question word, so that the words of one phrase name one use
+        ("a view count between 50 and 100" names ``view_count`` once: its second use, the upper bound of two
+        conditions, is unnamed)."""
         qwords = content_words(question)
         taken: set[int] = set()
+        named = 0
         for t in terms:
-            content = term_words(t)
-            k = next(
-                (j for j, q in enumerate(qwords) if j not in taken and any(self.names(w, q) for w in content)),
-                None,
-            )
-            if k is not None:
-                taken.add(k)
-        return len(taken), len(terms) - len(taken)
+            took = False
+            for w in term_words(t):
+                k = next((j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)), None)
+                if k is not None:
+                    taken.add(k)
+                    took = True
+            named += took
+        return named, len(terms) - named
 
     def lexical_overlap(self, c: Shape, qwords: Sequence[str]) -> int:
         """How many of the question's words name one of the shape's labels, relationship types or property keys."""

@@ -163,3 +163,18 @@ async def test_the_answer_is_the_best_query_that_finds_something(t2c: Text2Cyphe
         await read(NS, "MATCH (n) RETURN count(n)")
         await t2c.deps.graph.execute(NS, "MATCH (n) DETACH DELETE n")
         t2c.invalidate(NS)
+
+
+async def test_the_ends_of_a_stated_span_bound_it_together() -> None:
+    """ "between 1 and 3 replies" is one condition, the span; neither end is a value of its own (a ticket with 3
+    replies, more than 1 reply), which would name the property twice."""
+    from app.text2cypher.conditions import conditions
+    from app.text2cypher.profiles import LabelProfile, Profiles
+
+    profiles = Profiles({"Ticket": LabelProfile("Ticket", "subject", [REPLIES])})
+    lits = question_literals("Which tickets have a reply count between 1 and 3?")
+    found = (await conditions(None, NS, profiles, lits))[("Ticket", False)]  # type: ignore[arg-type]
+    assert found == [Filter(0, "reply_count", "range", (1, 4))]
+    # a number apart from the span is still a value ("more than 2 replies" beside a span of years elsewhere)
+    apart = question_literals("Which tickets have more than 2 replies?")
+    assert (await conditions(None, NS, profiles, apart))[("Ticket", False)] == [Filter(0, "reply_count", ">", 2)]

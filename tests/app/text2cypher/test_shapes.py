@@ -472,6 +472,11 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     switches = Shape(CandidateQuery(Anchor(None, "Switch", "ip"), ()), 1, "list")
     assert form(switches, "What are the IPs of the switches?") == "x1.ip AS name"
     assert form(switches, "List the switches.") == "DISTINCT x1"
+    assert form(switches, "What are the IP addresses of the switches?") == "x1.ip AS name"  # a word between
+    # ... and so does a path from a named node ("what is the IP of the switch linked to X")
+    linked = CandidateQuery(Anchor("R1", "Router", "name"), (Hop("ROUTES", "out", "Switch", "ip"),))
+    assert form(linked, "What is the IP of the switch routed by 'R1'?") == "x2.ip"
+    assert form(linked, "What are the switches routed by 'R1'?") == "DISTINCT x2"
     titles = answer_form(newest, question_literals("What are the titles of the 2 most recently published books?"))
     assert titles.text.endswith("WITH DISTINCT x1 ORDER BY x1.published DESC LIMIT 2 RETURN x1.title AS name")
     youngest = Shape(CandidateQuery(AUTHOR, ()), 1, "top", prop="born", fn="DESC", limit=2)
@@ -1047,6 +1052,9 @@ def test_schema_words_the_question_mentions() -> None:
     assert mentions("Which writers also directed?", ["WROTE"]) == (1, 0)
     assert mentions("Who wrote X?", ["WRITTEN_BY"]) == (1, 0)
 
+    # the words of one phrase name one use: the second condition on a view count is unnamed
+    assert mentions("questions with a view count between 50 and 100", ["view_count"]) == (1, 0)
+    assert mentions("questions with a view count between 50 and 100", ["view_count", "view_count"]) == (1, 1)
     # one use per question word: a relationship taken twice must be named twice
     assert mentions("the director of X also directed which films", ["DIRECTED_BY", "DIRECTED_BY"]) == (2, 0)
     assert mentions("who directed X", ["DIRECTED_BY", "DIRECTED_BY"]) == (1, 1)
@@ -1273,6 +1281,33 @@ def test_aggregates_are_taken_where_asked() -> None:
     lits = question_literals("List the books of Ilse Varga.")
     assert feature("aggregate_asked", per_author, lits) == -1
     assert feature("aggregate_asked", Shape(books, 1, "list"), lits) == 0
+
+
+def test_the_targets_ranked_by_an_average_or_total_of_what_they_are_linked_to() -> None:
+    """ "the author with the highest average pages per book" groups the authors by the average of their books'
+    pages; "the highest total" by the sum; only where the question asks for one (the candidates stay few)."""
+    schema = GraphSchema(triples=[SchemaTriple("Author", "WROTE", "Book")])
+    pages = Property("Book", "pages", "number", 198.0, 412.0, (310, 224))
+    profiles = Profiles(
+        labels={"Author": LabelProfile("Author", "name", []), "Book": LabelProfile("Book", "title", [pages])}
+    )
+
+    def grouped(question: str) -> set[tuple[str, int | None]]:
+        shapes = ShapeEnumerator.base_shapes(schema, profiles, [], question_literals(question))
+        return {(s.agg, s.prop_var) for s in shapes if s.kind == "group" and s.prop == "pages" and s.target == 1}
+
+    assert grouped("Which author has the highest average pages per book?") == {("avg", 2)}
+    assert grouped("Which author has the highest total pages of their books?") == {("sum", 2)}
+    assert grouped("Which author wrote the most books?") == set()
+    total = Shape(WROTE, 1, "group", prop="pages", prop_var=2, agg="sum", fn="DESC", limit=1)
+    assert total.text == (
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.pages IS NOT NULL "
+        "RETURN x1.name AS name, sum(x2.pages) AS value ORDER BY value DESC LIMIT 1"
+    )
+    assert shape_reading(total) == "top 1 author wrote a book (author) with the highest total book pages"
+    lits = question_literals("Which author has the highest total pages of their books?")
+    assert feature("aggregate_asked", total, lits) == 1
+    assert feature("aggregate_asked", replace(total, agg="avg"), lits) == -1
 
 
 def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
