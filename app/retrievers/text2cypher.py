@@ -405,20 +405,26 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         limit: int,
         ctx: RunContext[Text2CypherTrace],
     ) -> tuple[str, list[dict[str, Any]]]:
-        """The top-ranked query as the trace reports it, and its rows: in the form the question asks for
-        (``answer_form``), read once more when that is not the form that ran (``rows``); the form that ran when that
-        read fails."""
+        """The top-ranked query as the trace reports it, and its rows (``answer_rows`` at most, ``rows_truncated``
+        set when there were more): in the form the question asks for (``answer_form``), read once more when that is
+        not the form that ran (``rows``) or when ``limit`` may have cut the rows that ran short; the form that ran,
+        as it ran, when that read fails."""
         final = answer_form(cand, lits) if self.config.answer_form == "question" and lits is not None else cand
-        if final is not cand:  # answer_form returns the candidate itself when its form is already the one asked
+        cap = self.config.answer_rows
+        # answer_form returns the candidate itself when its form is already the one asked
+        if final is not cand or (len(rows) >= limit and cap > limit):
             query = final.execution_query() if isinstance(final, Shape) else final.answer_query()
             try:
-                return final.text, plain_rows(await self.deps.graph.read(ns, query, {"limit": limit}))
+                read = plain_rows(await self.deps.graph.read(ns, query, {"limit": cap + 1}))
+                ctx.trace.rows_truncated = len(read) > cap
+                return final.text, read[:cap]
             except AppError as exc:
                 ctx.warn(f"text2cypher: the query in the question's answer form failed ({exc.code})")
+        ctx.trace.rows_truncated = len(rows) >= limit
         if isinstance(cand, Shape):  # its rows are the answer as the query returns it
-            return cand.text, rows
+            return cand.text, rows[:cap]
         names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-        return cand.text, [{"name": n} for n in names]
+        return cand.text, [{"name": n} for n in names][:cap]
 
     def _item(
         self, ns: str, cand: CandidateQuery | Shape, row: dict[str, Any], prob: float, r: RankedQuery, rank: int

@@ -117,6 +117,8 @@ class CypherTrace(ModeTrace):
     """How many valid candidate queries the question got (grounded modes; None for free generation)."""
     truncated: bool = False
     """The candidate bound cut the enumeration short (grounded modes)."""
+    rows_truncated: bool = False
+    """The query had more rows than ``rows`` carries (text2cypher's ``answer_rows``)."""
 
 
 class RetrievalResult(BaseModel):

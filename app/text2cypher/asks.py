@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+import re
+
+from app.text import identifier_words
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import Matcher
@@ -60,7 +63,14 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
 
 def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     """Set ``lits.kind_head``, the first of the question's head words that names a label of the graph, and
-    ``lits.nameless``, the labels no "who" asks for."""
+    ``lits.nameless``, the labels no "who" asks for. Two head words side by side that both name labels are one noun
+    phrase whose last word is its head ("all software versions for X" asks for versions, "which machine types"
+    for types): that word comes first. Each must be the label's noun itself ("questions tagged with X" is no
+    phrase: "tagged" only shares a stem with ``Tag``)."""
+    heads = lits.heads
+    labelled = [any(_is_label_noun(h, label, lits) for label in profiles.labels) for h in heads[:2]]
+    if len(labelled) == 2 and all(labelled) and _side_by_side(lits.said, heads[0], heads[1]):
+        lits.heads = [heads[1], heads[0], *heads[2:]]
     lits.kind_head = next(
         (h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None
     )
@@ -92,3 +102,16 @@ def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] |
     if len(own) != 1 or match.dates_birth(own[0][1]):
         return None
     return own[0]
+
+
+def _side_by_side(text: str, first: str, second: str) -> bool:
+    """Whether ``second`` follows ``first`` in ``text`` with nothing between them but spaces."""
+    return re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", text, re.IGNORECASE) is not None
+
+
+def _is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
+    """Whether ``word`` is label ``label``'s noun, one or more ("versions" for ``Version``, "datacenter" for
+    ``DataCenter``), not a word that only shares its stem."""
+    said = identifier_words(label).split()
+    plural = lits.lex.asking.plural
+    return any(word.lower() in (n, n + plural) for n in ("".join(said), *said[-1:]))

@@ -110,6 +110,10 @@ class Text2CypherConfig(ModeConfig):
     """Queries ranked; they run in order until ``max_answers`` distinct answers are collected."""
     max_answers: int = Field(20, ge=1, le=1000)
     """Distinct answer nodes collected (one item each)."""
+    answer_rows: int = Field(1000, ge=1, le=100_000)
+    """Rows of the answering query the trace carries at most (``rows``; ``rows_truncated`` says when it had more):
+    the whole answer, not the first rows the items were collected from ("which services started before ..." may
+    have hundreds)."""
     answer_form: Literal["question", "names"] = "question"
     """What the top-ranked query (the trace's ``query`` and ``rows``) returns: ``names``, the answers' display values,
     the form every candidate is enumerated and scored in; ``question``, the form the question asks for

@@ -222,12 +222,14 @@ class ShapeEnumerator:
                     # relationship or, where the question asks for an average or total, on the other end ("the
                     # users with the highest average answer score")
                     totals = ["avg", "sum"] if "sum" in lits.aggregated else ["avg"]
-                    asked = [a for a in ("avg", "sum") if a in lits.aggregated]
-                    owners = [(1, None, totals, profiles.numeric(path, 1, edge=True))]
-                    owners.append((None, other, asked, profiles.numeric(path, other) if asked else []))
+                    asked: list[str] = [a for a in ("avg", "sum") if a in lits.aggregated]
+                    measured: list[tuple[int | None, int | None, list[str], list[Property]]] = [
+                        (1, None, totals, profiles.numeric(path, 1, edge=True)),
+                        (None, other, asked, profiles.numeric(path, other) if asked else []),
+                    ]
                     out += [
                         Shape(path, t, "group", prop=p.key, prop_on=on, prop_var=var, agg=a, fn=d, limit=k)
-                        for on, var, aggs, numeric in owners
+                        for on, var, aggs, numeric in measured
                         for p in numeric
                         for a in aggs
                         if not (a == "sum" and p.temporal)  # a sum of years means nothing

@@ -348,16 +348,34 @@ def label_anchored(f: Facts) -> int:
 @feature("quoted_kind", FOR)
 def quoted_kind(f: Facts) -> int:
     """How many of the question's quoted constants the candidate holds on a node (relationship) whose label (type)
-    the words right around the quote name ("processes that depend on the service named 'java'": the service's
-    name, not a process's; "machines in rack 'R-1'": the rack's)."""
+    the words right around the quote name, the nearest of the pattern's labels (types) that they name ("processes
+    that depend on the service named 'java'": the service's name, not a process's; "machines in rack 'R-1'": the
+    rack's; "applications that depend on the 'crm' service": the service's, although "applications" is near too)."""
     c, lits = f.candidate, f.lits
     if not lits.beside:
         return 0
     path = c if isinstance(c, CandidateQuery) else c.path
-    held: list[tuple[str, str]] = [(a.name, a.label) for a in (path.anchor, path.end) if a is not None and a.name]
+    held: list[tuple[str, str, bool]] = [
+        (a.name, a.label, False) for a in (path.anchor, path.end) if a is not None and a.name
+    ]
     if isinstance(c, Shape):
         for flt in c.filters:
             if isinstance(flt.value, str):
                 kind = c.hops[flt.var - 1].rel_type if flt.edge else c.path.node_kind(flt.var)[0]
-                held.append((flt.value, kind))
-    return sum(1 for value, kind in held if kind and lits.match.named(kind, lits.beside.get(value, [])))
+                held.append((flt.value, kind, flt.edge))
+    labels = [path.node_kind(v)[0] for v in range(1, len(path.hops) + 2)]
+    types = [h.rel_type for h in path.hops]
+    m = lits.match
+
+    def distance(kind: str, near: list[tuple[str, int]]) -> int | None:
+        return min((d for w, d in near if m.named(kind, [w])), default=None)
+
+    out = 0
+    for value, kind, edge in held:
+        near = lits.beside.get(value, [])
+        mine = distance(kind, near) if kind else None
+        if mine is None:
+            continue
+        rivals = [d for k in (types if edge else labels) if k and k != kind and (d := distance(k, near)) is not None]
+        out += int(all(mine <= d for d in rivals))
+    return out

@@ -129,9 +129,10 @@ class QuestionLiterals:
     divisors: list[int] = field(default_factory=list)
     """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
     condition or limit takes them."""
-    beside: dict[str, list[str]] = field(default_factory=dict)
-    """Per quoted text, the content words right around it (``BESIDE_WORDS`` before, one after): the kind of thing it
-    names ("the service named 'java'", "rack 'R-1'", "'DC1' data center"; the ``quoted_kind`` feature)."""
+    beside: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    """Per quoted text, the content words right around it (``BESIDE_WORDS`` before, one after), each with how far
+    from the quote it stands (1: next to it): the kind of thing it names ("the service named 'java'", "rack 'R-1'",
+    "'DC1' data center", "applications that depend on the 'crm' service"; the ``quoted_kind`` feature)."""
     partial: list[str] = field(default_factory=list)
     """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
     sees the whole value beside each answer (``answer_form``)."""
@@ -245,7 +246,10 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         out.texts.append(m.group(1) or m.group(2))
         preceding = content_words(_QUOTED.sub(" ", question[: m.start()]))[-BESIDE_WORDS:]
         following = content_words(_QUOTED.sub(" ", question[m.end() :]))[:1]
-        out.beside[m.group(1) or m.group(2)] = [*preceding, *following]
+        out.beside[m.group(1) or m.group(2)] = [
+            *((w, len(preceding) - i) for i, w in enumerate(preceding)),
+            *((w, 1) for w in following),
+        ]
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
     previous: tuple[float, int] | None = None  # the last plain number and where it ended

@@ -742,6 +742,29 @@ async def test_the_top_query_returns_nodes_when_the_question_asks_for_things(
     assert [it.id for it in named.items] == [it.id for it in res.items]
 
 
+async def test_the_trace_carries_the_whole_answer_up_to_answer_rows(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Items are collected from the first ``max_answers * 10`` (at least 50) rows of each query; the trace's rows are
+    the answering query's whole result, ``answer_rows`` at most, and say when there was more."""
+    ns = "many_crates"
+    crates = "UNWIND range(1, 80) AS i CREATE (:Crate {label: 'crate ' + toString(i), kg: 10 * i})"
+    await t2c.deps.graph.execute(ns, crates)
+    t2c.invalidate(ns)
+    try:
+        monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"max_answers": 2}))
+        q = RetrievalQuery(question="List all the crates.", namespace=ns)
+        res = await t2c.retrieve(q)
+        assert res.trace.query == "MATCH (x1:Crate) RETURN DISTINCT x1"
+        assert len(res.trace.rows) == 80 and not res.trace.rows_truncated and len(res.items) == 2
+        monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"answer_rows": 30}))
+        res = await t2c.retrieve(q)
+        assert len(res.trace.rows) == 30 and res.trace.rows_truncated
+    finally:
+        await t2c.deps.graph.execute(ns, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(ns)
+
+
 async def test_a_count_question_answers_with_a_value_item(library: Text2CypherRetriever) -> None:
     res = await library.retrieve(RetrievalQuery(question="How many books were published after 2000?", namespace=NS))
     trace = res.trace
@@ -1136,11 +1159,17 @@ def test_a_quoted_constant_belongs_to_the_kind_named_beside_it() -> None:
     on_critic = Shape(reviewed, 2, "list", filters=(Filter(1, "name", "=", "Mira Holt"),))
     on_book = Shape(reviewed, 2, "list", filters=(Filter(2, "title", "=", "Mira Holt"),))
     lits = question_literals("Which books did the critic named 'Mira Holt' review?")
-    assert lits.beside["Mira Holt"] == ["critic", "named", "review"]
+    assert lits.beside["Mira Holt"] == [("critic", 2), ("named", 1), ("review", 1)]
     assert feature("quoted_kind", on_critic, lits) == 1 and feature("quoted_kind", on_book, lits) == 0
     anchored = CandidateQuery(Anchor("Mira Holt", "Critic"), reviewed.hops)
     assert feature("quoted_kind", anchored, lits) == 1
     assert feature("quoted_kind", on_critic, question_literals("Which books did Mira Holt review?")) == 0
+    # both kinds named near the quote: the nearer one holds it ("the 'Salt Roads' book": a book, not a critic)
+    near = question_literals("Which critics reviewed the 'Salt Roads' book?")
+    salt = [
+        Shape(reviewed, 1, "list", filters=(Filter(v, k, "=", "Salt Roads"),)) for v, k in ((1, "name"), (2, "title"))
+    ]
+    assert [feature("quoted_kind", s, near) for s in salt] == [0, 1]
 
 
 def test_a_stored_count_is_the_count() -> None:
@@ -1214,6 +1243,30 @@ async def test_plain_lists_take_conditions_past_the_shape_budget(library: Text2C
         isinstance(c, Shape) and c.kind == "list" and c.path.hops == () and "x1.pages >= 200" in c.text
         for c in tight.candidates
     )
+
+
+def test_of_two_kinds_side_by_side_the_last_is_asked_for() -> None:
+    """ "all book editions of 'Salt Roads'": one noun phrase, whose last word (editions) is its head; "the books
+    with editions" asks for books."""
+    from app.text2cypher.asks import asked_kind
+
+    profiles = Profiles(
+        {k: LabelProfile(k, "title", []) for k in ("Book", "Tag")} | {"Edition": LabelProfile("Edition", "isbn", [])}
+    )
+    has = CandidateQuery(Anchor(None, "Book", "title"), (Hop("HAS", "out", "Edition", "isbn"),))
+    books, editions = Shape(has, 1, "list"), Shape(has, 2, "list")
+    lits = question_literals("List all book editions of 'Salt Roads'.")
+    asked_kind(lits, profiles)
+    assert lits.kind_head == "editions"
+    assert (feature("answer_kind", editions, lits), feature("answer_kind", books, lits)) == (1, -1)
+    lits = question_literals("List all books with editions.")
+    asked_kind(lits, profiles)
+    assert lits.kind_head == "books"
+    # a verb that shares a label's stem makes no noun phrase: "books tagged with 'sea'" asks for books
+    lits = question_literals("List all books tagged with 'sea'.")
+    asked_kind(lits, profiles)
+    assert lits.heads[:2] == ["books", "tagged"] and lits.kind_head == "books"
+    assert (feature("answer_kind", editions, lits), feature("answer_kind", books, lits)) == (-1, 1)
 
 
 def test_who_asks_for_a_kind_with_names_and_negated_kinds_are_not_walked_through() -> None:
