@@ -240,9 +240,11 @@ def answer_kind(f: Facts) -> int:
     movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
     property or a node of their pattern names the property ("what are the roles of actors in X": the roles), not
     where that word names the property's node as well ("the racks in X" and a rack's ``rack``). A
-    "who" question's verb says which end of the relationship it names is asked for ("who reviewed ..."). Where the
-    first head word naming a label of the graph names no node of the pattern, -1: "which questions have been
-    commented on by X" asks for questions, not X's comments."""
+    "who" question's verb says which end of the relationship it names is asked for ("who reviewed ..."); without a
+    verb or a head word naming a node, a "who" asks for the end of a one-relationship pattern that does what the
+    relationship says ("who has the highest average review rating": the reviewers). Where the first head word
+    naming a label of the graph names no node of the pattern, -1: "which questions have been commented on by X" asks
+    for questions, not X's comments."""
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
@@ -275,6 +277,8 @@ def answer_kind(f: Facts) -> int:
             return 1 if target and not other else -1 if other and not target else 0
         if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else
             return -1
+    if lits.asks_who and lits.doer is None and len(c.hops) == 1:  # "who has the highest average review rating":
+        return 1 if c.target == m.doer(c.hops[0], 1) else -1  # no verb says which end; "who" asks for the doer
     return 0
 
 

@@ -202,8 +202,11 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     assert answer_kind(books, lits) == 0  # "reviews" names no node of the pattern: no opinion
     lits.kind_head = "reviews"  # ``asked_kind``: "reviews" names the graph's label Review
     assert answer_kind(books, lits) == -1
-    # nothing named: no opinion; a path: about the nodes it ends at
-    assert answer_kind(books, question_literals("Who are the top 3 youngest readers?")) == 0
+    # nothing named: no opinion, but a "who" asks for the end that does what the relationship says (the authors)
+    assert answer_kind(books, question_literals("Which are the top 3 youngest readers?")) == 0
+    readers = question_literals("Who are the top 3 youngest readers?")
+    assert (answer_kind(books, readers), answer_kind(authors, readers)) == (-1, 1)
+    # a path: about the nodes it ends at
     assert answer_kind(WROTE, question_literals("List the books")) == 1
     assert answer_kind(WROTE, question_literals("List the authors")) == -1
     # a relationship type named in the passive: its doer is the node it points to
@@ -230,6 +233,11 @@ def test_a_who_question_asks_for_the_doer_of_its_verb() -> None:
     assert question_literals("Who are the top 3 youngest readers?").doer is None
     # a verb that names none of the shape's relationships: the head words decide ("books")
     assert answer_kind(books, question_literals("Who edited the books?")) == 1
+    # no verb and no head word naming a node: "who" asks for the doer of the one relationship
+    rated = Shape(reviewed, 1, "group", prop="rating", prop_on=1, fn="DESC", limit=1)
+    lits = question_literals("Who has the highest average review rating?")
+    assert lits.doer is None
+    assert (answer_kind(rated, lits), answer_kind(replace(rated, target=2), lits)) == (1, -1)
 
 
 def test_order_intent_follows_the_question_superlative() -> None:
