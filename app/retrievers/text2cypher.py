@@ -420,11 +420,14 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
                 return final.text, read[:cap]
             except AppError as exc:
                 ctx.warn(f"text2cypher: the query in the question's answer form failed ({exc.code})")
-        ctx.trace.rows_truncated = len(rows) >= limit
         if isinstance(cand, Shape):  # its rows are the answer as the query returns it
-            return cand.text, rows[:cap]
-        names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-        return cand.text, [{"name": n} for n in names][:cap]
+            answer = rows
+        else:
+            names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
+            answer = [{"name": n} for n in names]
+        # more than the cap, or as many as ``limit`` let run (there may have been more)
+        ctx.trace.rows_truncated = len(answer) > cap or len(rows) >= limit
+        return cand.text, answer[:cap]
 
     def _item(
         self, ns: str, cand: CandidateQuery | Shape, row: dict[str, Any], prob: float, r: RankedQuery, rank: int

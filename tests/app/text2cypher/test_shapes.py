@@ -768,6 +768,11 @@ async def test_the_trace_carries_the_whole_answer_up_to_answer_rows(
         monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"answer_rows": 30}))
         res = await t2c.retrieve(q)
         assert len(res.trace.rows) == 30 and res.trace.rows_truncated
+        # the cap cuts rows that all ran in the form asked (100 let run, 80 there, not read again): still said
+        update = {"answer_rows": 30, "max_answers": 10, "answer_form": "names"}
+        monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update=update))
+        res = await t2c.retrieve(q)
+        assert len(res.trace.rows) == 30 and res.trace.rows_truncated
     finally:
         await t2c.deps.graph.execute(ns, "MATCH (n) DETACH DELETE n")
         t2c.invalidate(ns)
