@@ -207,6 +207,18 @@ def relationship_sample(rel_type: str) -> str:
     return f"MATCH ()-[r:`{ident(rel_type, 'relationship type')}`]->() WITH r LIMIT $sample RETURN properties(r) AS p"
 
 
+def most_linked(rel_type: str, source: str, target: str, *, forward: bool) -> str:
+    """The most ``target`` nodes one of at most ``$sample`` ``source`` nodes is linked to by ``rel_type`` (``forward``;
+    else the most sources one target node has): ``m``. 1 says each has one at most."""
+    r = ident(rel_type, "relationship type")
+    a, b = ident(source, "label"), ident(target, "label")
+    near, far = ("a", "b") if forward else ("b", "a")
+    return (
+        f"MATCH (a:`{a}`)-[:`{r}`]->(b:`{b}`) WITH DISTINCT {near} LIMIT $sample "
+        f"MATCH (a:`{a}`)-[:`{r}`]->(b:`{b}`) WITH {near}, count(DISTINCT {far}) AS n RETURN max(n) AS m"
+    )
+
+
 INGEST_LOG_LABEL = "_IngestLog"
 """Bookkeeping nodes (labels starting with ``_`` are hidden from schema introspection)."""
 INGEST_LOG_FIND = f"MATCH (m:{INGEST_LOG_LABEL} {{_sha: $sha}}) RETURN m._sha AS sha"

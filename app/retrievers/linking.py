@@ -32,7 +32,10 @@ from app.text2cypher.words import stem_match, term_words
 
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
+_CLOSING = "\"')]"
+"""What closes a quote or a bracket: stripped alone, a name's own last character stays ("... in neo4j?")."""
 _LEADING = "\"'(["
+_QUOTED = re.compile(r"\"([^\"]+)\"|'([^']{2,})'")
 _SENTENCE_END = ".?!"
 _CAPITALISED = re.compile(r"\b[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|la|von|van)?\s*[A-Z0-9][\w'&.-]*)*")
 
@@ -145,7 +148,7 @@ class EntityLinker:
                 while start < end and question[start] in _LEADING:
                     start += 1
                 span = question[start:end]
-                variants = {span, span.rstrip(_TRAILING)}
+                variants = {span, span.rstrip(_TRAILING), span.rstrip(_CLOSING)}
                 for text in variants:
                     if not text or text.lower() not in idx.by_lower:
                         continue
@@ -168,6 +171,15 @@ class EntityLinker:
                         score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if capital else 0.0)
                         number = (name, key) in idx.numbers
                         found.append(EntityLink(text, name, labels, key, score, "exact", (s, e), number))
+        for m in _QUOTED.finditer(question):  # a quoted name longer than any span tried above is one mention still
+            text = m.group(1) or m.group(2)
+            if len(text.split()) > idx.max_tokens:
+                s = m.start() + 1
+                for name, labels, key in idx.by_lower.get(text.lower(), []):
+                    exact_case = name == text
+                    score = len(text) + (5.0 if exact_case else 0.0)
+                    number = (name, key) in idx.numbers
+                    found.append(EntityLink(text, name, labels, key, score, "exact", (s, s + len(text)), number))
         # longest / best-scoring first; a mention overlapping a better one is dropped
         found.sort(key=lambda link: (-link.score, link.span or (0, 0)))
         chosen: list[EntityLink] = []
@@ -186,7 +198,7 @@ class EntityLinker:
         sentence opens with, "List ...", nor one that names a schema word, "Tags", in ``idx``; nor a word of the
         ``language`` a sentence opens with, "Show 5."), else the question's content words."""
         language = language or load_lexicon()
-        quoted = re.findall(r"\"([^\"]+)\"|'([^']{2,})'", question)
+        quoted = _QUOTED.findall(question)
         spans = [a or b for a, b in quoted]
         for m in re.finditer(_CAPITALISED, question):
             span, opens = m.group(0), _opens_sentence(question, m.start())

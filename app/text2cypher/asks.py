@@ -63,17 +63,16 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
 
 def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     """Set ``lits.kind_head``, the first of the question's head words that names a label of the graph, and
-    ``lits.nameless``, the labels no "who" asks for. Two head words side by side that both name labels are one noun
-    phrase whose last word is its head ("all software versions for X" asks for versions, "which machine types"
-    for types): that word comes first. Each must be the label's noun itself ("questions tagged with X" is no
-    phrase: "tagged" only shares a stem with ``Tag``)."""
-    heads = lits.heads
-    labelled = [any(_is_label_noun(h, label, lits) for label in profiles.labels) for h in heads[:2]]
-    if len(labelled) == 2 and all(labelled) and _side_by_side(lits.said, heads[0], heads[1]):
-        lits.heads = [heads[1], heads[0], *heads[2:]]
-    lits.kind_head = next(
-        (h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None
-    )
+    ``lits.nameless``, the labels no "who" asks for. A head word followed by a label's noun is one noun phrase whose
+    last word is its head ("all software versions for X" asks for versions, "which machine types" for types, "the
+    most frequently commented tags" for tags): that word comes first. It must be the label's noun itself
+    ("questions tagged with X" is no phrase: "tagged" only shares a stem with ``Tag``)."""
+    head = next((h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None)
+    after = _next_word(lits.said, head) if head is not None else None
+    if after is not None and any(is_label_noun(after, label, lits) for label in profiles.labels):
+        lits.heads = [after, *(h for h in lits.heads if h != after)]
+        head = after
+    lits.kind_head = head
     lits.nameless = profiles.nameless()
 
 
@@ -104,12 +103,13 @@ def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] |
     return own[0]
 
 
-def _side_by_side(text: str, first: str, second: str) -> bool:
-    """Whether ``second`` follows ``first`` in ``text`` with nothing between them but spaces."""
-    return re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", text, re.IGNORECASE) is not None
+def _next_word(text: str, word: str) -> str | None:
+    """The word right after the first ``word`` in ``text`` (nothing but spaces between them), lower-cased."""
+    m = re.search(rf"\b{re.escape(word)}\s+(\w+)", text, re.IGNORECASE)
+    return m.group(1).lower() if m else None
 
 
-def _is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
+def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     """Whether ``word`` is label ``label``'s noun, one or more ("versions" for ``Version``, "datacenter" for
     ``DataCenter``), not a word that only shares its stem."""
     said = identifier_words(label).split()

@@ -16,6 +16,7 @@ from app.cypher.shapes import AGGREGATES, Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, redundant
+from app.text2cypher.counting import by_count, chains, other_end
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
@@ -61,12 +62,13 @@ class ShapeEnumerator:
         paths: Sequence[CandidateQuery],
         score: Scorer,
         entities: Sequence[CandidateQuery] = (),
+        longer: Sequence[CandidateQuery] = (),
     ) -> tuple[int, int]:
         """Hand the question's shapes (base, then with conditions) to ``score``, which scores and keeps them; return
         how many base shapes there were (the bound's first stage, for the trace) and how many shapes
-        ``shape_budget`` and ``condition_budget`` dropped. ``entities``: see :meth:`base_shapes`."""
+        ``shape_budget`` and ``condition_budget`` dropped. ``entities``, ``longer``: see :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
-        base = self.base_shapes(schema, profiles, paths, lits, entities)
+        base = self.base_shapes(schema, profiles, paths, lits, entities, longer)
         enumerated = len(base)
         # the plain lists of a label's nodes (or a pattern's ends), which take the conditions below whether or not the
         # budget lets the cross-encoder read them bare ("the first 3 questions with a view count between 50 and
@@ -85,8 +87,10 @@ class ShapeEnumerator:
             return counts
         # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
         keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind not in ("list", "attr")]
+        # chains have a beam of their own: they do not crowd the one-hop patterns out of their conditions
+        chained = set(chains(schema, profiles, lits))
         kept = [scores[i] for i in keep] if scores is not None else None
-        level = _best([base[i] for i in keep], kept, self.filter_beam)
+        level = self._beam([base[i] for i in keep], kept, chained)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
         # name a property its aggregates and orderings fill the beam, and those take no condition on that property
         level += [x for x in plain if x not in level]
@@ -112,8 +116,16 @@ class ShapeEnumerator:
                 counts = (counts[0], counts[1] + len(nxt) - len(budgeted))
                 nxt = budgeted
             scores = await score(nxt)
-            level = _best(nxt, scores, self.filter_beam)
+            level = self._beam(nxt, scores, chained)
         return counts
+
+    def _beam(self, shapes: list[Shape], scores: list[float] | None, chained: set[CandidateQuery]) -> list[Shape]:
+        """The ``filter_beam`` best shapes, and the third as many best over ``chained`` patterns apart."""
+        out: list[Shape] = []
+        for part, width in ((False, self.filter_beam), (True, self.filter_beam // 3)):
+            ids = [i for i, x in enumerate(shapes) if (x.path in chained) == part]
+            out += _best([shapes[i] for i in ids], [scores[i] for i in ids] if scores is not None else None, width)
+        return out
 
     @staticmethod
     def base_shapes(
@@ -122,11 +134,13 @@ class ShapeEnumerator:
         paths: Sequence[CandidateQuery],
         lits: QuestionLiterals,
         entities: Sequence[CandidateQuery] = (),
+        longer: Sequence[CandidateQuery] = (),
     ) -> list[Shape]:
         """Every label-anchored shape, the measures of the entity-anchored ``paths``, and the values of the
         ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
         of The Matrix") and the relationships joining two of them (one hop closed by the second entity: "the roles
-        of Keanu Reeves in The Matrix")."""
+        of Keanu Reeves in The Matrix"). ``longer``: entity-anchored paths too long for measures, whose answers are
+        only ranked by how many of what reaches them they have."""
         ks = answer_counts(lits)
         # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
         # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
@@ -199,25 +213,7 @@ class ShapeEnumerator:
                     ]
                 if path.hops:
                     other = other_end(path, t)
-                    # more than (at least) k of the other end, listed (another of the question's small numbers
-                    # as the limit) or, when the question asks how many, counted; not where the target stores
-                    # that count itself
-                    stored = stores_count(profiles, path, t, other, lits)
-                    for k in [] if stored else lits.limits:
-                        # "exactly 2 answers": =, "fewer than 3": <; not the = of "zone 1"
-                        op = "" if k in lits.valued else lits.ops.get(k, "")
-                        op = op if op in lits.lex.having_words else ">=" if lits.at_least else ">"
-                        out += [
-                            Shape(path, t, "list", other=other, having=(op, k), limit=lim)
-                            for lim in [None, *(x for x in lits.limits if x != k)]
-                        ]
-                        if lits.asks_count:
-                            out.append(Shape(path, t, "count", other=other, having=(op, k)))
-                    out += [
-                        Shape(path, t, "group", fn=d, other=other, limit=k)
-                        for d in ("DESC", "ASC")
-                        for k in ([] if stored else ks)
-                    ]
+                    out += by_count(path, t, profiles, lits, ks)
                     # the greatest or least average (total, where the question asks for one) of a number on the
                     # relationship or, where the question asks for an average or total, on the other end ("the
                     # users with the highest average answer score")
@@ -245,11 +241,17 @@ class ShapeEnumerator:
                             for d in ("DESC", "ASC")
                             for k in ks
                         ]
+        for path in chains(schema, profiles, lits):  # through a middle kind: only how many each target reaches
+            out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += _attributes(path, len(path.hops) + 1, profiles, paired=True)
             if lits.superlative:  # "the most common roles in X"
                 out += _commons(path, len(path.hops) + 1, profiles, ks, lits.order)
+        for path in [*paths, *longer] if lits.superlative else []:  # the answers with the most (fewest) of what
+            end = len(path.hops) + 1  # reaches them ("who has commented the most on questions tagged X")
+            if len(path.hops) >= 2 and not profiles.one_each(path, end, end - 1):
+                out += [Shape(path, end, "group", fn=d, other=end - 1, limit=k) for d in ("DESC", "ASC") for k in ks]
         for path in entities:  # what a linked entity is, and how two of them are linked
             out += _attributes(path, 1, profiles, node=not path.hops)
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
@@ -339,28 +341,6 @@ def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], or
         for d in directions
         for k in limits
     ]
-
-
-def other_end(path: CandidateQuery, t: int) -> int:
-    """The node at the other end of a label-anchored pattern from its target ``t`` (the first or the last)."""
-    return len(path.hops) + 2 - t
-
-
-def stores_count(profiles: Profiles, path: CandidateQuery, t: int, other: int, lits: QuestionLiterals) -> bool:
-    """Whether the target's label holds how many of the other end's kind each node is linked to, as a number of its
-    own whose words name that kind and a measure (``Question.answer_count`` for ``Answer``): the graph's stored
-    count is then the count ("the questions with the most answers", "with exactly 2 answers"), and counting the
-    links (which a sampled graph may hold only some of) is not asked."""
-    prof = profiles.labels.get(path.node_kind(t)[0] or "")
-    kind = path.node_kind(other)[0]
-    if prof is None or not kind:
-        return False
-    measure = lits.lex.measure
-    for p in prof.numeric():
-        words = term_words(p.key)
-        if any(w in measure for w in words) and lits.match.named(kind, [w for w in words if w not in measure]):
-            return True
-    return False
 
 
 def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prior: Prior | None = None) -> list[Shape]:

@@ -215,6 +215,7 @@ class Enumerator:
                 order.sort(key=lambda i: -rel[i])
             ranked = [out.candidates[i] for i in order]
             best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
+            longer = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) == 3]
             entities = [CandidateQuery(a, ()) for a in anchors]
             if profiles.rels:  # what the relationship between two linked entities says: only where it says something
                 with ctx.stage("candidate_enumeration"):
@@ -229,7 +230,7 @@ class Enumerator:
                 prior=lambda shapes, said: ranker.prior(features.compute(shapes, said.said, said)),
             )
             out.base_shapes, out.pruned = await shapes.enumerate(
-                namespace, schema, lits, best[: cfg.shape_paths], add, entities
+                namespace, schema, lits, best[: cfg.shape_paths], add, entities, longer[: cfg.shape_paths]
             )
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
         # label-anchored shapes of a question the graph knows nothing about

@@ -90,6 +90,9 @@ class Profiles:
     """Per specific label that has a display property."""
     rels: dict[str, LabelProfile] = field(default_factory=dict)
     """Per relationship type that has properties (a review's rating, an actor's roles)."""
+    single: set[tuple[str, str, str, str]] = field(default_factory=set)
+    """``(label, relationship type, direction, label)``: each node of the first label has one node of the last at
+    most across that relationship, which leaves it (``out``) or reaches it (``in``) (``RelationshipProfile.fanout``)."""
 
     def __bool__(self) -> bool:
         return bool(self.labels)
@@ -102,6 +105,18 @@ class Profiles:
             for prof in self.labels.values()
             if any(p.key == prof.key and p.kind == "number" for p in prof.properties)
         ]
+
+    def one_each(self, path: CandidateQuery, start: int, end: int) -> bool:
+        """Whether each node ``x{start}`` of the path reaches one node ``x{end}`` at most (every hop between them
+        single-valued that way round): counting the ``x{end}`` of each ``x{start}`` ranks nothing."""
+        step = 1 if end > start else -1
+        for i in range(start, end, step):
+            here, there = path.node_kind(i)[0], path.node_kind(i + step)[0]
+            hop = path.hops[min(i, i + step) - 1]
+            leaves = (hop.direction == "out") == (step == 1)
+            if (here, hop.rel_type, "out" if leaves else "in", there) not in self.single:
+                return False
+        return start != end
 
     def of(self, path: CandidateQuery, var: int, *, edge: bool = False) -> LabelProfile | None:
         """The profile of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
@@ -177,4 +192,13 @@ class PropertyProfiles:
         labels = specific_labels(schema.labels)
         found = await asyncio.gather(*(self._profile(namespace, lab, edge=False) for lab in labels))
         rels = await asyncio.gather(*(self._profile(namespace, t, edge=True) for t in schema.relationship_types))
-        return Profiles({p.label: p for p in found if p is not None}, {p.label: p for p in rels if p is not None})
+        single: set[tuple[str, str, str, str]] = set()
+        for rp in (await self.profiler.get(namespace)).relationships.values():
+            for a, b, most_b, most_a in rp.fanout:
+                if most_b == 1:
+                    single.add((a, rp.type, "out", b))
+                if most_a == 1:
+                    single.add((b, rp.type, "in", a))
+        return Profiles(
+            {p.label: p for p in found if p is not None}, {p.label: p for p in rels if p is not None}, single
+        )

@@ -152,6 +152,9 @@ class RelationshipProfile:
     numeric: list[str] = field(default_factory=list)
     temporal: list[str] = field(default_factory=list)
     boolean: list[str] = field(default_factory=list)
+    fanout: list[tuple[str, str, int, int]] = field(default_factory=list)
+    """(source label, target label, the most targets one source has, the most sources one target has) for each label
+    pair of ``endpoints``, over a sample of each side: 1 says one at most ("each comment is on one question")."""
 
 
 @dataclass
@@ -199,7 +202,12 @@ class SchemaProfile:
             "seconds": round(self.seconds, 3),
             "labels": [asdict(p) | {"properties": props(p.properties)} for p in self.labels.values()],
             "relationships": [
-                asdict(r) | {"endpoints": [list(e) for e in r.endpoints], "properties": props(r.properties)}
+                asdict(r)
+                | {
+                    "endpoints": [list(e) for e in r.endpoints],
+                    "fanout": [list(e) for e in r.fanout],
+                    "properties": props(r.properties),
+                }
                 for r in self.relationships.values()
             ],
         }
@@ -444,7 +452,17 @@ class SchemaProfiler:
             props = profile_properties(maps, len(maps))
             ends_ = sorted(((a, b, n) for (a, b), n in endpoints[rel].items()), key=lambda e: (-e[2], e[0], e[1]))
             numeric, temporal, boolean = typed_keys(props, set())
-            return RelationshipProfile(rel, totals[rel], ends_, props, numeric, temporal, boolean)
+            fanout = [(a, b, *await most_linked(rel, a, b)) for a, b, _ in ends_ if a and b]
+            return RelationshipProfile(rel, totals[rel], ends_, props, numeric, temporal, boolean, fanout)
+
+        async def most_linked(rel: str, a: str, b: str) -> tuple[int, int]:
+            out = []
+            for forward in (True, False):
+                rows = await self.graph.read(
+                    namespace, Q.most_linked(rel, a, b, forward=forward), {"sample": cfg.sample}, timeout_s=timeout
+                )
+                out.append(int(rows[0]["m"] or 0) if rows else 0)
+            return out[0], out[1]
 
         for rp in await asyncio.gather(*(one_type(t) for t in schema.relationship_types if not t.startswith("_"))):
             prof.relationships[rp.type] = rp

@@ -79,6 +79,11 @@ async def test_the_profile_names_each_label_by_its_own_property(shop: Container,
     assert rels["ORDERS"]["numeric"] == ["discount", "quantity"] and rels["ORDERS"]["endpoints"] == [
         ["Order", "Product", 30]
     ]
+    # how many one node has at most, each way round: an order has one product; a product has one supplier, a
+    # supplier several products
+    assert rels["ORDERS"]["fanout"][0][:3] == ["Order", "Product", 1]
+    (supplies,) = rels["SUPPLIES"]["fanout"]
+    assert supplies[:2] == ["Supplier", "Product"] and supplies[2] > 1 and supplies[3] == 1
     assert (await client.get("/namespaces/nowhere_ns/schema")).status_code == 404
     assert (await client.get("/namespaces/Bad-Name/schema")).status_code == 422
 
@@ -201,6 +206,22 @@ def test_the_capital_a_question_opens_with_and_schema_words_name_no_node() -> No
     assert EntityLinker.fallback_mentions("Dune Tanaka asked what?", idx) == ["Dune Tanaka"]
     assert EntityLinker.fallback_mentions("Which did Dune Tanaka ask? Show 5.", idx) == ["Dune Tanaka"]
     assert "50 and 100" not in EntityLinker.fallback_mentions("Which have between 50 and 100 answers?", idx)
+
+
+def test_a_quoted_name_links_whole_however_long_and_whatever_it_ends_with() -> None:
+    """A quoted display value that ends with a question mark links with it ("... in neo4j?'": only the quote is
+    stripped, not the name's own last character); one of more words than the spans tried links whole."""
+    idx = NameIndex()
+    long = "why do I still get a null value after a null check in the query of this graph today"
+    for name in ("getting null in neo4j?", long):
+        idx.by_lower[name.lower()] = [(name, ["Question"], "title")]
+    idx.max_tokens = 12
+    linker = EntityLinker.__new__(EntityLinker)
+    linker.language = load_lexicon()
+    said = lambda q: [x.name for x in linker.exact_mentions(q, idx)]  # noqa: E731
+    assert said("Who answered the question 'getting null in neo4j?' Limit to 3.") == ["getting null in neo4j?"]
+    assert said(f"Who answered the question titled '{long}'?") == [long]
+    assert said(f"Who answered the question titled {long}?") == []  # unquoted: only spans of at most 12 words
 
 
 async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Container) -> None:

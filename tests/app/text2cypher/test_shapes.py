@@ -1189,7 +1189,7 @@ def test_a_stored_count_is_the_count() -> None:
     """Where the target's label holds how many of the other end's kind it is linked to (``Ticket.reply_count`` for
     ``Reply``), no shape counts the links ("the tickets with the most replies" ranks by ``reply_count``); a kind
     without such a number is counted as before."""
-    from app.text2cypher.enumerate_shapes import stores_count
+    from app.text2cypher.counting import stores_count
 
     replies = Property("Ticket", "reply_count", "number", 0, 9, (0, 3, 9))
     profiles = Profiles(
@@ -1275,6 +1275,10 @@ def test_of_two_kinds_side_by_side_the_last_is_asked_for() -> None:
     lits = question_literals("List all books with editions.")
     asked_kind(lits, profiles)
     assert lits.kind_head == "books"
+    # ... nor a participle before a label's noun: "the most frequently reviewed books" asks for books
+    lits = question_literals("What are the top 3 most frequently reviewed books?")
+    asked_kind(lits, Profiles({**profiles.labels, "Review": LabelProfile("Review", "id", [])}))
+    assert lits.kind_head == "books"
     # a verb that shares a label's stem makes no noun phrase: "books tagged with 'sea'" asks for books
     lits = question_literals("List all books tagged with 'sea'.")
     asked_kind(lits, profiles)
@@ -1347,6 +1351,105 @@ def test_aggregates_are_taken_where_asked() -> None:
     lits = question_literals("List the books of Ilse Varga.")
     assert feature("aggregate_asked", per_author, lits) == -1
     assert feature("aggregate_asked", Shape(books, 1, "list"), lits) == 0
+
+
+def test_two_relationships_through_a_named_kind_are_a_chain() -> None:
+    """Where the question names both ends' kinds and one of the relationships, two relationships through a middle
+    kind are one label-anchored pattern ("the agents who wrote notes on the most tickets": tickets per agent through
+    the notes), read from the end it does not ask for; a question naming one end only has no chain; each chain
+    once, whichever end it is read from."""
+    profiles = Profiles(
+        labels={
+            label: LabelProfile(label, key, [])
+            for label, key in (("Agent", "handle"), ("Note", "id"), ("Ticket", "subject"))
+        }
+    )
+    schema = GraphSchema(
+        triples=[
+            SchemaTriple("Agent", "WROTE", "Note"),
+            SchemaTriple("Note", "ABOUT", "Ticket"),
+            SchemaTriple("Agent", "OPENED", "Ticket"),
+        ]
+    )
+    lits = question_literals("Which 3 agents wrote notes on the most tickets?")
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    chains = {tuple(h.rel_type for h in s.hops) for s in shapes if len(s.hops) == 2}
+    # (Note)<-[WROTE]-(Agent)-[OPENED]->(Ticket) too; not (Agent)-[OPENED]->(Ticket)<-[ABOUT]-(Note): neither named
+    assert {frozenset(c) for c in chains} == {frozenset({"WROTE", "ABOUT"}), frozenset({"WROTE", "OPENED"})}
+    groups = [
+        s for s in shapes if s.kind == "group" and not s.prop and len(s.hops) == 2 and s.fn == "DESC" and s.limit == 3
+    ]
+    agents = [s for s in groups if s.path.node_kind(s.target)[0] == "Agent"]
+    assert len(agents) == 1 and agents[0].path.node_kind(agents[0].other or 0)[0] == "Ticket"
+    assert shape_reading(agents[0]).startswith("top 3 agent wrote note about a ticket (agent) with the most ticket")
+    assert not any(
+        len(s.hops) == 2
+        for s in ShapeEnumerator.base_shapes(
+            schema, profiles, [], question_literals("Which 3 agents opened the most tickets?")
+        )
+    )
+
+    def chained(question: str) -> set[tuple[str | None, tuple[str, int] | None]]:
+        shapes = ShapeEnumerator.base_shapes(schema, profiles, [], question_literals(question))
+        return {(s.kind, s.having) for s in shapes if len(s.hops) == 2}
+
+    # a chain is asked what the question states of it: a comparison with a number, a superlative; not a list, nor
+    # a threshold from a number that is a value ("tickets in queue 2")
+    assert chained("Which agents wrote notes on more than 2 tickets?") == {("list", (">", 2))}
+    assert chained("How many agents wrote notes on tickets in queue 2?") == set()
+
+
+def test_nothing_is_ranked_by_how_many_of_what_each_has_one_of() -> None:
+    """Each note is about one ticket, each ticket filed in one queue (``Profiles.single``, read off the data's
+    fan-out): through a chain "the notes filed in the most queues" ranks nothing and is not enumerated; the queues
+    with the most notes are. A one-hop pattern keeps both ways round (a question may still ask "the notes about the
+    most tickets"). An entity-anchored path of two hops ranks its answers by how many of the node before them they
+    reach ("which agent wrote the most notes about 'Printer jam'")."""
+    profiles = Profiles(
+        labels={
+            label: LabelProfile(label, key, [])
+            for label, key in (("Agent", "handle"), ("Note", "id"), ("Ticket", "subject"), ("Queue", "name"))
+        },
+        single={
+            ("Note", "ABOUT", "out", "Ticket"),
+            ("Note", "WROTE", "in", "Agent"),
+            ("Ticket", "FILED_IN", "out", "Queue"),
+        },
+    )
+    about = CandidateQuery(Anchor(None, "Note", "id"), (Hop("ABOUT", "out", "Ticket", "subject"),))
+    assert profiles.one_each(about, 1, 2) and not profiles.one_each(about, 2, 1)
+    schema = GraphSchema(
+        triples=[
+            SchemaTriple("Note", "ABOUT", "Ticket"),
+            SchemaTriple("Agent", "WROTE", "Note"),
+            SchemaTriple("Ticket", "FILED_IN", "Queue"),
+        ]
+    )
+    lits = question_literals("Which notes were filed in the most queues?")
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    chain = {s.path.node_kind(s.target)[0] for s in shapes if s.kind == "group" and len(s.hops) == 2}
+    assert chain == {"Queue"}  # not the notes: each reaches one queue
+    one_hop = {(s.path.hops[0].rel_type, s.target) for s in shapes if s.kind == "group" and len(s.hops) == 1}
+    assert {("ABOUT", 1), ("ABOUT", 2)} <= one_hop
+    jam = CandidateQuery(
+        Anchor("Printer jam", "Ticket", "subject"),
+        (Hop("ABOUT", "in", "Note", "id"), Hop("WROTE", "in", "Agent", "handle")),
+    )
+    lits = question_literals("Which agent wrote the most notes about 'Printer jam'?")
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [jam], lits)
+    most = [s for s in shapes if s.kind == "group" and s.path == jam and s.fn == "DESC"]
+    assert most and most[0].target == 3 and most[0].other == 2
+    assert most[0].text == (
+        'MATCH (x1:Ticket {subject: "Printer jam"})<-[:ABOUT]-(x2:Note)<-[:WROTE]-(x3:Agent) '
+        "RETURN x3.handle AS name, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT 1"
+    )
+    # each note has one ticket: ranking the notes of a ticket's path by their tickets is not enumerated
+    back = CandidateQuery(
+        Anchor("Ann", "Agent", "handle"), (Hop("OPENED", "out", "Ticket", "subject"), Hop("ABOUT", "in", "Note", "id"))
+    )
+    assert profiles.one_each(back, 3, 2)
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [back], question_literals("Which note has the most?"))
+    assert not any(s.kind == "group" and s.path == back for s in shapes)
 
 
 def test_the_targets_ranked_by_an_average_or_total_of_what_they_are_linked_to() -> None:

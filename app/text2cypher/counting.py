@@ -1,0 +1,102 @@
+"""What ranks the targets of a label-anchored pattern by how many of something they reach: the other end counted
+per target (more than k, the most, the fewest), unless the target stores that count itself (``stores_count``); and
+the chains of two relationships through a middle kind a question asks that of ("the users who provided answers to
+the most questions"). Used by the shape enumerator (``enumerate_shapes.py``).
+"""
+
+from __future__ import annotations
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.schema import GraphSchema
+from app.cypher.shapes import Shape
+from app.text2cypher.asks import is_label_noun
+from app.text2cypher.profiles import Profiles
+from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.words import term_words
+
+
+def by_count(
+    path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int], chain: bool = False
+) -> list[Shape]:
+    """The targets ``x{t}`` of a label-anchored pattern by how many of the other end each is linked to: more than
+    (at least) k, listed (another of the question's small numbers as the limit) or, when the question asks how many,
+    counted; and the k with the most or fewest. None where the target stores that count itself. Through a ``chain``
+    only what the question states (a comparison with a number, "more than 3 different users"; a superlative, "the
+    most"), and nothing where each target reaches one at most (each comment is on one question: counting ranks
+    nothing; a one-hop pattern keeps it, as a question may still ask it: "the top 3 followers by number of people
+    they follow", where each follows one)."""
+    other = other_end(path, t)
+    if stores_count(profiles, path, t, other, lits) or (chain and profiles.one_each(path, t, other)):
+        return []
+    out: list[Shape] = []
+    for k in lits.limits:
+        # "exactly 2 answers": =, "fewer than 3": <; not the = of "zone 1"
+        op = "" if k in lits.valued else lits.ops.get(k, "")
+        if chain and op not in lits.lex.having_words and not lits.at_least:
+            continue
+        op = op if op in lits.lex.having_words else ">=" if lits.at_least else ">"
+        out += [
+            Shape(path, t, "list", other=other, having=(op, k), limit=lim)
+            for lim in [None, *(x for x in lits.limits if x != k)]
+        ]
+        if lits.asks_count:
+            out.append(Shape(path, t, "count", other=other, having=(op, k)))
+    if lits.superlative or not chain:
+        out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
+    return out
+
+
+def chains(schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals) -> list[CandidateQuery]:
+    """Two relationships through a middle kind, where the question names both ends' kinds and one of the two
+    relationships by a word that is no label's noun: "the users who provided answers to the most questions" is
+    (User)-[PROVIDED]->(Answer)-[ANSWERED]->(Question). A turn back along one relationship type is a sharing
+    pattern, and two types of one verb a relationship made a node (``base_shapes``), not chains here. What a chain
+    asks is how many of one end each node of the other reaches (``by_count``)."""
+    labels = profiles.labels
+    named = {label for label in labels if lits.match.named(label, lits.words)}
+    # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED)
+    verbs = [w for w in lits.words if not any(is_label_noun(w, label, lits) for label in labels)]
+    hops: list[tuple[str, Hop]] = []  # (source label, hop) each way round
+    for t in schema.triples:
+        if t.source in labels and t.target in labels:
+            hops.append((t.source, Hop(t.rel_type, "out", t.target, labels[t.target].key)))
+            hops.append((t.target, Hop(t.rel_type, "in", t.source, labels[t.source].key)))
+    out: list[CandidateQuery] = []
+    seen: set[tuple[str, str, str, str, str]] = set()
+    for a, one in hops:
+        if a not in named:
+            continue
+        for b, two in hops:
+            c = two.label
+            if b != one.label or c not in named or term_words(one.rel_type)[:1] == term_words(two.rel_type)[:1]:
+                continue
+            key = (a, one.rel_type, b, two.rel_type, c)
+            if key[::-1] in seen:
+                continue  # the same chain read from its other end
+            if not any(lits.match.named(r, verbs) for r in (one.rel_type, two.rel_type)):
+                continue
+            seen.add(key)
+            out.append(CandidateQuery(Anchor(None, a, labels[a].key), (one, two)))
+    return out
+
+
+def other_end(path: CandidateQuery, t: int) -> int:
+    """The node at the other end of a label-anchored pattern from its target ``t`` (the first or the last)."""
+    return len(path.hops) + 2 - t
+
+
+def stores_count(profiles: Profiles, path: CandidateQuery, t: int, other: int, lits: QuestionLiterals) -> bool:
+    """Whether the target's label holds how many of the other end's kind each node is linked to, as a number of its
+    own whose words name that kind and a measure (``Question.answer_count`` for ``Answer``): the graph's stored
+    count is then the count ("the questions with the most answers", "with exactly 2 answers"), and counting the
+    links (which a sampled graph may hold only some of) is not asked."""
+    prof = profiles.labels.get(path.node_kind(t)[0] or "")
+    kind = path.node_kind(other)[0]
+    if prof is None or not kind:
+        return False
+    measure = lits.lex.measure
+    for p in prof.numeric():
+        words = term_words(p.key)
+        if any(w in measure for w in words) and lits.match.named(kind, [w for w in words if w not in measure]):
+            return True
+    return False
