@@ -114,6 +114,10 @@ def test_count_intent() -> None:
     assert count_intent(count, question_literals("Count the books of 1999.")) == 1
     assert count_intent(count, question_literals("Which books were published after 2000?")) == -1
     assert count_intent(listing, question_literals("Which books were published after 2000?")) == 0
+    # a question that opens by asking for the number of something asks how many; a ranking by a number does not
+    assert count_intent(count, question_literals("What is the total number of books published after 2000?")) == 1
+    assert count_intent(count, question_literals("What's the number of books of 1999?")) == 1
+    assert not question_literals("List the top 5 authors by the number of books.").asks_count
 
 
 def sharing(c: Any, q: str) -> tuple[float, float]:
