@@ -74,6 +74,7 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
         head = after
     lits.kind_head = head
     lits.nameless = profiles.nameless()
+    lits.labels = list(profiles.labels)
 
 
 def earliest(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str, str] | None:

@@ -354,7 +354,9 @@ def quoted_kind(f: Facts) -> int:
     """How many of the question's quoted constants the candidate holds on a node (relationship) whose label (type)
     the words right around the quote name, the nearest of the pattern's labels (types) that they name ("processes
     that depend on the service named 'java'": the service's name, not a process's; "machines in rack 'R-1'": the
-    rack's; "applications that depend on the 'crm' service": the service's, although "applications" is near too)."""
+    rack's; "applications that depend on the 'crm' service": the service's, although "applications" is near too),
+    and no label of the graph (``lits.labels``) nearer ("applications that depend on the 'crm' service" holds no
+    application's name where the pattern has no service)."""
     c, lits = f.candidate, f.lits
     if not lits.beside:
         return 0
@@ -380,6 +382,7 @@ def quoted_kind(f: Facts) -> int:
         mine = distance(kind, near) if kind else None
         if mine is None:
             continue
-        rivals = [d for k in (types if edge else labels) if k and k != kind and (d := distance(k, near)) is not None]
+        kinds = types if edge else [*labels, *lits.labels]
+        rivals = [d for k in kinds if k and k != kind and (d := distance(k, near)) is not None]
         out += int(all(mine <= d for d in rivals))
     return out

@@ -155,6 +155,9 @@ class QuestionLiterals:
     nameless: list[str] = field(default_factory=list)
     """The graph's labels whose display values are numbers (``Profiles.nameless``): no "who" asks for them
     (``asked_kind``)."""
+    labels: list[str] = field(default_factory=list)
+    """The graph's labels (``asked_kind``): a quote whose nearest named kind is none of a pattern's is no constant of
+    that pattern's kinds (``quoted_kind``)."""
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
 

@@ -1187,6 +1187,13 @@ def test_a_quoted_constant_belongs_to_the_kind_named_beside_it() -> None:
         Shape(reviewed, 1, "list", filters=(Filter(v, k, "=", "Salt Roads"),)) for v, k in ((1, "name"), (2, "title"))
     ]
     assert [feature("quoted_kind", s, near) for s in salt] == [0, 1]
+    # a nearer kind of the graph's that the pattern has not: the edition's name, not the critic's
+    edition = question_literals("Which books did the critic named 'Mira Holt' of the edition review?")
+    assert feature("quoted_kind", on_critic, edition) == 1  # the graph's labels unknown: the pattern's nearest
+    edition.labels = ["Critic", "Book", "Edition"]
+    assert feature("quoted_kind", on_critic, edition) == 0
+    near.labels = edition.labels
+    assert [feature("quoted_kind", s, near) for s in salt] == [0, 1]
 
 
 def test_a_stored_count_is_the_count() -> None:
