@@ -1222,22 +1222,19 @@ def test_a_stored_count_is_the_count() -> None:
     assert any(s.kind == "top" and s.prop == "reply_count" for s in shapes)
 
 
+def helpdesk(*triples: tuple[str, str, str], single: set[tuple[str, str, str, str]] | None = None) -> Any:
+    """A help desk's label profiles (agents, notes, tickets, queues) and the schema of ``triples``."""
+    keys = {"Agent": "handle", "Note": "id", "Ticket": "subject", "Queue": "name"}
+    profiles = Profiles(labels={k: LabelProfile(k, v, []) for k, v in keys.items()}, single=single or set())
+    return profiles, GraphSchema(triples=[SchemaTriple(*t) for t in triples])
+
+
 def test_a_relationship_made_a_node_is_one_pattern() -> None:
     """Two relationship types of one verb through a node (``(Agent)-[:COMMENTED]->(Note)-[:COMMENTED_ON]->(Ticket)``)
     make a label-anchored pattern of their own: "which agents commented on more than 2 tickets" counts tickets per
     agent through the notes."""
-    profiles = Profiles(
-        labels={
-            label: LabelProfile(label, key, [])
-            for label, key in (("Agent", "handle"), ("Note", "id"), ("Ticket", "subject"))
-        }
-    )
-    schema = GraphSchema(
-        triples=[
-            SchemaTriple("Agent", "COMMENTED", "Note"),
-            SchemaTriple("Note", "COMMENTED_ON", "Ticket"),
-            SchemaTriple("Agent", "OPENED", "Ticket"),
-        ]
+    profiles, schema = helpdesk(
+        ("Agent", "COMMENTED", "Note"), ("Note", "COMMENTED_ON", "Ticket"), ("Agent", "OPENED", "Ticket")
     )
     lits = question_literals("Which agents commented on more than 2 tickets?")
     shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
@@ -1369,19 +1366,7 @@ def test_two_relationships_through_a_named_kind_are_a_chain() -> None:
     kind are one label-anchored pattern ("the agents who wrote notes on the most tickets": tickets per agent through
     the notes), read from the end it does not ask for; a question naming one end only has no chain; each chain
     once, whichever end it is read from."""
-    profiles = Profiles(
-        labels={
-            label: LabelProfile(label, key, [])
-            for label, key in (("Agent", "handle"), ("Note", "id"), ("Ticket", "subject"))
-        }
-    )
-    schema = GraphSchema(
-        triples=[
-            SchemaTriple("Agent", "WROTE", "Note"),
-            SchemaTriple("Note", "ABOUT", "Ticket"),
-            SchemaTriple("Agent", "OPENED", "Ticket"),
-        ]
-    )
+    profiles, schema = helpdesk(("Agent", "WROTE", "Note"), ("Note", "ABOUT", "Ticket"), ("Agent", "OPENED", "Ticket"))
     lits = question_literals("Which 3 agents wrote notes on the most tickets?")
     shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
     chains = {tuple(h.rel_type for h in s.hops) for s in shapes if len(s.hops) == 2}
@@ -1416,26 +1401,16 @@ def test_nothing_is_ranked_by_how_many_of_what_each_has_one_of() -> None:
     with the most notes are. A one-hop pattern keeps both ways round (a question may still ask "the notes about the
     most tickets"). An entity-anchored path of two hops ranks its answers by how many of the node before them they
     reach ("which agent wrote the most notes about 'Printer jam'")."""
-    profiles = Profiles(
-        labels={
-            label: LabelProfile(label, key, [])
-            for label, key in (("Agent", "handle"), ("Note", "id"), ("Ticket", "subject"), ("Queue", "name"))
-        },
-        single={
-            ("Note", "ABOUT", "out", "Ticket"),
-            ("Note", "WROTE", "in", "Agent"),
-            ("Ticket", "FILED_IN", "out", "Queue"),
-        },
+    single = {
+        ("Note", "ABOUT", "out", "Ticket"),
+        ("Note", "WROTE", "in", "Agent"),
+        ("Ticket", "FILED_IN", "out", "Queue"),
+    }
+    profiles, schema = helpdesk(
+        ("Note", "ABOUT", "Ticket"), ("Agent", "WROTE", "Note"), ("Ticket", "FILED_IN", "Queue"), single=single
     )
     about = CandidateQuery(Anchor(None, "Note", "id"), (Hop("ABOUT", "out", "Ticket", "subject"),))
     assert profiles.one_each(about, 1, 2) and not profiles.one_each(about, 2, 1)
-    schema = GraphSchema(
-        triples=[
-            SchemaTriple("Note", "ABOUT", "Ticket"),
-            SchemaTriple("Agent", "WROTE", "Note"),
-            SchemaTriple("Ticket", "FILED_IN", "Queue"),
-        ]
-    )
     lits = question_literals("Which notes were filed in the most queues?")
     shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
     chain = {s.path.node_kind(s.target)[0] for s in shapes if s.kind == "group" and len(s.hops) == 2}
