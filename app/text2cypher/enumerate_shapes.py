@@ -1,9 +1,10 @@
 """The enumerate stage for shapes (``app.cypher.shapes``): what a question may ask of the graph beyond the nodes at
 the end of a path, in two steps that keep the count bounded on any graph. First every *base* shape: label-anchored
 patterns (a label, or one schema triple) and the best entity-anchored paths, each with list / count / aggregates /
-ordering / most-fewest, and the values of linked entities' properties; then the ``filter_beam`` most relevant base
-shapes with each condition the question's constants allow (``conditions.py``), then the ``filter_beam`` best of those
-with a second condition. ``shape_budget`` and ``condition_budget`` bound what the cross-encoder reads.
+ordering / most-fewest, the counts along the chains the question names (``counting.py``), and the values of linked
+entities' properties; then the ``filter_beam`` most relevant base shapes (and a third as many chains) with each
+condition the question's constants allow (``conditions.py``), then the ``filter_beam`` best of those with a second
+condition. ``shape_budget`` and ``condition_budget`` bound what the cross-encoder reads.
 """
 
 from __future__ import annotations
