@@ -128,20 +128,16 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
         return with_kind(read_path(surface(path.anchor.name), hops)[-1], kinds[-1])
     if not path.hops:
         return kinds[0] or "entity"
-    if len(path.hops) > 1:  # a chain, read from the end it does not ask for: "user provided answer answered a question"
-        if target == 1:
-            steps: list[tuple[str, Direction, str]] = [
-                (h.rel_type, "in" if h.direction == "out" else "out", k)
-                for h, k in zip(reversed(path.hops), reversed(kinds[:-1]), strict=True)
-            ]
-            return with_kind(read_path(f"a {kinds[-1]}", steps)[-1], kinds[0])
-        ahead = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
-        return with_kind(read_path(f"a {kinds[0]}", ahead)[-1], kinds[-1])
-    hop = path.hops[0]
+    # the pattern read from the end it does not ask for: "user provided a answer" (one hop, the first node asked),
+    # "user provided answer answered a question" (a chain)
     if target == 1:  # seen from the other end
-        back: Direction = "in" if hop.direction == "out" else "out"
-        return with_kind(read_path(f"a {kinds[1]}", [(hop.rel_type, back, kinds[0])])[-1], kinds[0])
-    return with_kind(read_path(f"a {kinds[0]}", [(hop.rel_type, hop.direction, kinds[1])])[-1], kinds[1])
+        steps: list[tuple[str, Direction, str]] = [
+            (h.rel_type, "in" if h.direction == "out" else "out", k)
+            for h, k in zip(reversed(path.hops), reversed(kinds[:-1]), strict=True)
+        ]
+        return with_kind(read_path(f"a {kinds[-1]}", steps)[-1], kinds[0])
+    ahead = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
+    return with_kind(read_path(f"a {kinds[0]}", ahead)[-1], kinds[-1])
 
 
 def shape_time_order(s: Shape) -> str | None:
