@@ -97,6 +97,9 @@ class Anchor:
     key: str = "name"
     number: bool = False
     """The value is stored as a whole number (a port): compared as one."""
+    display: str = ""
+    """The label's display property, where the linked value is held by another (a country many customers share):
+    what the anchor's nodes are named by. Empty: ``key``."""
 
     def node(self, var: str) -> str:
         if self.name is None:
@@ -155,7 +158,7 @@ class CandidateQuery:
     def node_kind(self, index: int) -> tuple[str, str]:
         """The label (empty when none) and display property of the path's node ``x{index}``."""
         if index == 1:
-            return self.anchor.label, self.anchor.key
+            return self.anchor.label, self.anchor.display or self.anchor.key
         if self.end is not None and index == len(self.hops) + 1:
             return self.end.label, self.end.key
         hop = self.hops[index - 2]

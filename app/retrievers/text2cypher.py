@@ -193,8 +193,13 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         ctx = ctx or RunContext(mode=self.name, trace=Text2CypherTrace())
         with ctx.stage("entity_linking"):
             links = await self.deps.linker.link(namespace, question, max_mentions=self.config.max_mentions)
+        display = await self.enumerator.display(namespace)
         anchors = list(
-            dict.fromkeys(Anchor(x.name, lab, x.key, x.number) for x in links for lab in anchor_labels(x.labels))
+            dict.fromkeys(
+                Anchor(x.name, lab, x.key, x.number, own if (own := display.key_of(lab, x.key)) != x.key else "")
+                for x in links
+                for lab in anchor_labels(x.labels)
+            )
         )
         e = await self.enumerate_from(namespace, anchors, question, ctx)
         e.links = links

@@ -1,6 +1,7 @@
 """Features of what the question asks for that a candidate's pattern holds or lacks: the kind of answer a "who"
 asks for, kinds only negated words name, aggregates asked or not, the property a number is a value of, ends of the
-pattern nothing asks for. Registered with :func:`app.text2cypher.features.feature` when ``features`` is imported.
+pattern nothing asks for, answers the question already states. Registered with
+:func:`app.text2cypher.features.feature` when ``features`` is imported.
 """
 
 from __future__ import annotations
@@ -98,3 +99,14 @@ def unnamed_leaf(f: Facts) -> int:
             continue
         out += int(not m.named(hop.rel_type, words) and not any(m.named(t, words) for t in c.also))
     return out
+
+
+@feature("echoed_answer", AGAINST)
+def echoed_answer(f: Facts) -> int:
+    """1 for a list whose answers a condition pins to a display value the question states ("who does 'Steven'
+    report to?" answered by the employees named Steven): the question already holds that answer."""
+    c = f.candidate
+    if not isinstance(c, Shape) or c.kind != "list":
+        return 0
+    key = c.path.node_kind(c.target)[1]
+    return int(any(not x.edge and x.var == c.target and x.op == "=" and x.key == key for x in c.filters))

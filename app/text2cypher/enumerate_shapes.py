@@ -255,6 +255,9 @@ class ShapeEnumerator:
                 out += [Shape(path, end, "group", fn=d, other=end - 1, limit=k) for d in ("DESC", "ASC") for k in ks]
         for path in entities:  # what a linked entity is, and how two of them are linked
             out += _attributes(path, 1, profiles, node=not path.hops)
+            if not path.hops and shared(path.anchor, profiles):  # the nodes a value names, how many, their totals
+                out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
+                out += _measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
                 out += _schema_counts(schema, profiles, path.anchor)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
@@ -267,6 +270,13 @@ class ShapeEnumerator:
                     if p.key != own.key
                 ]
         return out
+
+
+def shared(anchor: Anchor, profiles: Profiles) -> bool:
+    """Whether a linked value is one that many nodes share (a category, a country: neither the label's display
+    property nor the one that numbers its nodes)."""
+    prof = profiles.labels.get(anchor.label)
+    return prof is not None and anchor.key not in (prof.key, prof.sequence)
 
 
 def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
@@ -354,7 +364,11 @@ def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prio
     if len(free) <= budget:
         return shapes
     overlap = {i: lits.match.lexical_overlap(shapes[i], lits.words) for i in free}
-    before = dict(zip(free, prior([shapes[i] for i in free], lits), strict=True)) if prior else dict.fromkeys(free, 0.0)
+    cut = sorted(overlap.values(), reverse=True)[budget - 1] if budget > 0 else max(overlap.values()) + 1
+    tied = [i for i in free if overlap[i] == cut]  # only the shapes at the cut need the prior to break their tie
+    before = dict.fromkeys(free, 0.0)
+    if prior and tied:
+        before |= dict(zip(tied, prior([shapes[i] for i in tied], lits), strict=True))
     dropped = set(sorted(free, key=lambda i: (-overlap[i], -before[i], shapes[i].size, i))[budget:])
     return [c for i, c in enumerate(shapes) if i not in dropped]
 

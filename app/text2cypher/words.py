@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lemminflect import getAllLemmas
 
@@ -48,17 +48,31 @@ def content_words(text: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=4096)
 def term_words(term: str) -> tuple[str, ...]:
     """A schema term's content words (``HAS_GENRE`` → ``genre``). Cached: the schema's few terms are read for every
-    candidate. A label ``Question`` or a key ``answer_count`` keeps its words: they are the graph's."""
-    return tuple(w for w in identifier_words(term).split() if w not in FUNCTION_WORDS and len(w) >= 3)
+    candidate. A label ``Question`` or a key ``answer_count`` keeps its words: they are the graph's, and so are words
+    of two letters (``ip``, ``OS``: ``names`` takes them only whole)."""
+    return tuple(w for w in identifier_words(term).split() if w not in FUNCTION_WORDS and len(w) >= 2)
 
 
 def schema_terms(c: CandidateQuery | Shape) -> list[str]:
     """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels), one
-    entry per use: a relationship type on two hops is there twice."""
+    entry per use: a relationship type on two hops is there twice. A node's property key is there without the words
+    it repeats of the node's label (``own_key``)."""
     terms = [h.rel_type for h in c.hops]
     if isinstance(c, Shape):
-        terms += [*c.also, *(f.key for f in c.filters), *([c.prop] if c.prop else [])]
+        label = lambda var: c.path.node_kind(var)[0]  # noqa: E731
+        terms += [*c.also, *(f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters)]
+        if c.prop:
+            terms.append(c.prop if c.prop_on is not None else own_key(c.prop, label(c.prop_var or c.target)))
     return terms
+
+
+@functools.lru_cache(maxsize=4096)
+def own_key(key: str, label: str) -> str:
+    """A property key as the words it says beyond its label's (``customerID`` of a ``Customer`` is an "id": the word
+    "customers" names the label, not the key); the key itself where it says nothing more."""
+    mine = set(term_words(label)) if label else set()
+    own = [w for w in term_words(key) if w not in mine]
+    return " ".join(own) if own and len(own) < len(term_words(key)) else key
 
 
 def shape_terms(c: Shape) -> list[str]:
@@ -72,6 +86,8 @@ class Matcher:
 
     def __init__(self, lex: Lexicon) -> None:
         self.lex = lex
+        # a word pair is asked some 70,000 times a question on a schema of 17 labels (each candidate's features)
+        self.names: Callable[[str, str], bool] = functools.lru_cache(maxsize=1 << 16)(self._names)
 
     def same_verb(self, a: str, b: str) -> bool:
         """Two words are forms of one verb, or one is the noun for the doer of the other ("wrote" / "written" /
@@ -82,11 +98,13 @@ class Matcher:
         suffixes = self.lex.agent_suffixes
         return any(b == v + s for v in la for s in suffixes) or any(a == v + s for v in lb for s in suffixes)
 
-    def names(self, term_word: str, word: str) -> bool:
-        """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by
-        "written" or "writers"), or the word contains the schema word's first four letters (a compound: ``written``
-        in "screenwriters", ``rating`` in "ratings"), unless it is a word of the question's frame ("list" names no
-        ``LISTENS``)."""
+    def _names(self, term_word: str, word: str) -> bool:
+        """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
+        or "writers"), or the word contains the schema word's first four letters (a compound: ``written`` in
+        "screenwriters", ``rating`` in "ratings"), unless it is a word of the question's frame ("list" names no
+        ``LISTENS``). A schema word of two letters is named by itself or its plural only ("IPs" names ``ip``)."""
+        if len(term_word) < 3:  # too short for a stem: the word itself or its plural ("IPs")
+            return word in (term_word, term_word + "s")
         return (
             stem_match(term_word, word)
             or (len(term_word) >= 4 and term_word[:4] in word and word not in self.lex.frame)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import calendar
 import random
+from typing import Any
 
 import httpx
 import pytest
@@ -238,6 +239,30 @@ async def test_a_categorical_value_links_to_the_nodes_that_hold_it(shop: Contain
     assert wanted in [c.text for c in e.candidates]
     japan = await shop.graph.read(NS, "MATCH (o:Order {shipCountry: 'Japan'})-[:ORDERS]->(p) RETURN p.productName AS n")
     assert {r["x2.productName"] for r in await shop.graph.read(NS, wanted)} == {r["n"] for r in japan} != set()
+
+
+async def test_the_nodes_a_categorical_value_names_are_counted_totalled_and_named_by_their_display(
+    shop: Container,
+) -> None:
+    """The orders shipped to Japan are a set: how many there are, their totals and their first k are candidates
+    anchored at the value, and they are named by the label's display property, never by the value itself."""
+    display = (await shop.profiler.get(NS)).labels["Order"].display
+    assert display and display != "shipCountry"
+    t2c: Any = shop.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "How many orders were shipped to Japan?")
+    texts = {c.text for c in e.candidates}
+    count = 'MATCH (x1:Order {shipCountry: "Japan"}) RETURN count(DISTINCT x1) AS number'
+    assert count in texts
+    japan = await shop.graph.read(NS, "MATCH (o:Order) WHERE o.shipCountry = 'Japan' RETURN o")
+    assert (await shop.graph.read(NS, count))[0]["number"] == len(japan) > 0
+    listed = f'MATCH (x1:Order {{shipCountry: "Japan"}}) RETURN DISTINCT x1.{display} AS name'
+    assert listed in texts
+    assert {r["name"] for r in await shop.graph.read(NS, listed)} == {r["o"].properties[display] for r in japan}
+    e = await t2c.enumerate(NS, "What is the latest order date of orders shipped to Japan?")
+    assert (
+        'MATCH (x1:Order {shipCountry: "Japan"}) WHERE x1.orderDate IS NOT NULL RETURN max(x1.orderDate) AS value'
+        in {c.text for c in e.candidates}
+    )
 
 
 @pytest.mark.parametrize("mode", ["neighborhood", "react"])

@@ -1147,7 +1147,14 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
     assert within_budget(shapes, lits, 10) == shapes
     # among ties, what the ranking features say before the cross-encoder reads them (a count is not what it asks)
     prior = [1.0 if s.kind == "count" else 0.0 for s in shapes]
-    assert within_budget(shapes, lits, 2, lambda xs, _: [prior[shapes.index(x)] for x in xs]) == shapes[1:4]
+    asked: list[Shape] = []
+
+    def before(xs: list[Shape], _: Any) -> list[float]:
+        asked.extend(xs)
+        return [prior[shapes.index(x)] for x in xs]
+
+    assert within_budget(shapes, lits, 2, before) == shapes[1:4]
+    assert asked == [shapes[2], shapes[4]]  # only the shapes tied at the cut are asked (the prior is costly)
 
 
 async def test_quoted_text_is_a_whole_value_unless_the_question_says_part(library: Text2CypherRetriever) -> None:
@@ -1558,3 +1565,32 @@ def test_the_top_k_of_a_dated_kind_with_a_valued_condition_are_the_latest() -> N
     assert lits.value_words == {4.0: "shelf"}
     first_k(lits, profiles)
     assert lits.dated == ("Book", "published", "DESC")
+
+
+def test_a_key_is_named_by_the_words_it_says_beyond_its_label() -> None:
+    """``customerID`` of a ``Customer`` is an id: "customers" names the label, not the key (``own_key``); a schema
+    word of two letters is named by itself or its plural ("IPs" names ``ip``), not by a word it begins."""
+    from app.text2cypher.words import own_key
+
+    assert own_key("customerID", "Customer") == "id" and own_key("productName", "Product") == "name"
+    assert own_key("unitPrice", "Product") == "unitPrice" and own_key("rack", "Rack") == "rack"
+    customer = CandidateQuery(Anchor(None, "Customer", "companyName"), ())
+    ids = Shape(customer, 1, "attr", prop="customerID")
+    question = "Which customers are from Germany?"
+    assert feature("schema_named", ids, question_literals(question), question) == -1  # unnamed, not named
+    question = "What are the customer IDs of customers from Germany?"
+    assert feature("schema_named", ids, question_literals(question), question) == 1
+    m = question_literals("What are the IPs?").match
+    assert m.names("ip", "ips") and m.names("ip", "ip") and not m.names("ip", "ipsum") and not m.names("os", "host")
+
+
+def test_a_list_pinned_to_the_name_the_question_states_echoes_it() -> None:
+    """ "Who does 'Steven' report to?": the employees named Steven are what the question says, not its answer."""
+    employee = CandidateQuery(
+        Anchor(None, "Employee", "firstName"), (Hop("REPORTS_TO", "out", "Employee", "firstName"),)
+    )
+    steven = Filter(1, "firstName", "=", "Steven")
+    lits = question_literals("Who does 'Steven' report to?")
+    assert feature("echoed_answer", Shape(employee, 1, "list", filters=(steven,)), lits) == 1
+    assert feature("echoed_answer", Shape(employee, 2, "list", filters=(steven,)), lits) == 0
+    assert feature("echoed_answer", Shape(employee, 1, "count", filters=(steven,)), lits) == 0
