@@ -273,10 +273,9 @@ class ShapeEnumerator:
 
 
 def shared(anchor: Anchor, profiles: Profiles) -> bool:
-    """Whether a linked value is one that many nodes share (a category, a country: neither the label's display
-    property nor the one that numbers its nodes)."""
+    """Whether a linked value is one that many nodes share (a value of a categorical property: a country)."""
     prof = profiles.labels.get(anchor.label)
-    return prof is not None and anchor.key not in (prof.key, prof.sequence)
+    return prof is not None and anchor.key in prof.categorical
 
 
 def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:

@@ -72,6 +72,8 @@ class LabelProfile:
     """The property that numbers the label's nodes, where one does: its id, or else its display property, whose
     values are whole numbers (a ``uuid`` of 7 digits). What "the first k" of a kind that no year dates are taken in
     order of (``asks.first_k``); empty for none."""
+    categorical: tuple[str, ...] = ()
+    """Its properties whose few values many nodes share (a country): a linked value of one names a set of nodes."""
 
     def numeric(self) -> list[Property]:
         return [p for p in self.properties if p.kind == "number"]
@@ -186,7 +188,7 @@ class PropertyProfiles:
         if label is not None:  # whole numbers that number the nodes: the id's, else the display property's
             whole = [k for k in (label.id, display) if k and k in label.properties]
             sequence = next((k for k in whole if label.properties[k].kind == "integer"), "")
-        return LabelProfile(name, display, props, sequence)
+        return LabelProfile(name, display, props, sequence, tuple(label.categorical) if label is not None else ())
 
     async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:
         labels = specific_labels(schema.labels)

@@ -138,6 +138,9 @@ class LabelProfile:
     numeric: list[str] = field(default_factory=list)
     temporal: list[str] = field(default_factory=list)
     boolean: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """Other text properties that name a node too (a customer's ``companyName`` beside the ``contactName`` it is
+    displayed by, an employee's ``lastName``): a question may name a node by any of them (``choose_names``)."""
     overridden: list[str] = field(default_factory=list)
     """Which of the choices above an operator set (``profile.overrides``)."""
 
@@ -335,6 +338,24 @@ def choose_display(props: Mapping[str, PropertyProfile], cfg: ProfileSettings) -
     return min(numbers, key=lambda p: (-round(p.unique, 1), p.key)).key if numbers else None
 
 
+def choose_names(props: Mapping[str, PropertyProfile], skip: set[str], cfg: ProfileSettings) -> list[str]:
+    """The text properties besides the display property that name a node as well: their key says they name
+    (``names_by_key``), they are filled and short as a display property is (``display_min_fill``,
+    ``display_max_length``), not URLs nor hashes, and at least half their values are a node's own."""
+    return [
+        p.key
+        for p in props.values()
+        if p.key not in skip
+        and p.kind == "text"
+        and names_by_key(p.key)
+        and p.filled >= cfg.display_min_fill
+        and (p.mean_length or 0) <= cfg.display_max_length
+        and p.url_like < 0.5
+        and p.opaque < 0.5
+        and p.unique >= 0.5
+    ]
+
+
 def choose_id(props: Mapping[str, PropertyProfile], display: str | None, cfg: ProfileSettings) -> str | None:
     """Another property that identifies each node: filled, unique (``id_min_unique``) and code-like; whole
     numbers first."""
@@ -384,6 +405,8 @@ def label_profile(
     prof = LabelProfile(label, count, props, display, ident)
     prof.categorical = choose_categorical(props, {k for k in (display, ident) if k}, cfg)
     _apply(prof, override)
+    if prof.display is not None:
+        prof.names = choose_names(props, {prof.display, *prof.categorical, *([prof.id] if prof.id else [])}, cfg)
     prof.numeric, prof.temporal, prof.boolean = typed_keys(props, {k for k in (prof.id, prof.display) if k})
     return prof
 
@@ -487,23 +510,21 @@ async def named_nodes(
     graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_rows: int, timeout_s: float
 ) -> list[NamedNode]:
     """Every node with a display value, read label by label through the profile (a node of several labels once
-    per distinct display property); text and whole-number values only."""
+    per distinct display property), and by each of its label's other names (``LabelProfile.names``); text and
+    whole-number values only."""
     out: dict[tuple[str, tuple[str, ...], str], NamedNode] = {}
     counted: dict[tuple[str, tuple[str, ...], str], Counter[str]] = defaultdict(Counter)
     for lp in profile.labels.values():
-        if not lp.display:
-            continue
-        rows = await graph.read(
-            namespace, Q.display_values(lp.label, lp.display), max_rows=max_rows, timeout_s=timeout_s
-        )
-        for r in rows:
-            v = r.get("v")
-            if isinstance(v, bool) or not isinstance(v, str | int) or v == "":
-                continue
-            node = NamedNode(str(v), tuple(visible_labels(r.get("labels") or [])), lp.display, v)
-            k = (node.name, node.labels, node.key)
-            counted[k][lp.label] += 1  # a node of several labels is read once per label: counted once
-            out.setdefault(k, node)
+        for key in [lp.display, *lp.names] if lp.display else []:  # its display value, and its other names
+            rows = await graph.read(namespace, Q.display_values(lp.label, key), max_rows=max_rows, timeout_s=timeout_s)
+            for r in rows:
+                v = r.get("v")
+                if isinstance(v, bool) or not isinstance(v, str | int) or v == "":
+                    continue
+                node = NamedNode(str(v), tuple(visible_labels(r.get("labels") or [])), key, v)
+                k = (node.name, node.labels, node.key)
+                counted[k][lp.label] += 1  # a node of several labels is read once per label: counted once
+                out.setdefault(k, node)
     return [replace(node, count=max(counted[k].values())) for k, node in out.items()]
 
 

@@ -167,6 +167,27 @@ async def test_a_value_thousands_of_nodes_share_is_no_entity(container: Containe
     assert [(x.name, x.key, x.number) for x in links] == [("9999", "port", True)]
 
 
+async def test_a_node_is_found_by_any_of_its_names_and_answers_by_its_display(container: Container) -> None:
+    """Customers displayed by their contacts' names are also named by their companies': a question that names the
+    company links to the customer, text2cypher anchors there, and the answers are named by their display."""
+    lines = [
+        f"CREATE (:Customer {{customerID: 'C{i:02d}', companyName: 'Harbour Trading {i}', contactName: 'Ana {i}'}})"
+        f"-[:PURCHASED]->(:Order {{orderID: 'O{i:02d}', freight: {i}.5}});"
+        for i in range(12)
+    ]
+    await container.ingestor.ingest_cypher("other_names", "\n".join(lines) + "\n")
+    profile = await container.profiler.get("other_names")
+    assert profile.labels["Customer"].display == "contactName" and profile.labels["Customer"].names == ["companyName"]
+    question = "Which orders did 'Harbour Trading 7' purchase?"
+    links = await container.deps.linker.link("other_names", question)
+    assert ("Harbour Trading 7", ["Customer"], "companyName") in [(x.name, x.labels, x.key) for x in links]
+    t2c: Any = container.retrievers["text2cypher"]
+    e = await t2c.enumerate("other_names", question)
+    wanted = 'MATCH (x1:Customer {companyName: "Harbour Trading 7"})-[:PURCHASED]->(x2:Order) RETURN x2.orderID'
+    assert wanted in [c.text for c in e.candidates]
+    assert [r["x2.orderID"] for r in await container.graph.read("other_names", wanted)] == ["O07"]
+
+
 def test_a_number_is_never_linked_by_meaning() -> None:
     """The vector fallback looks up names, not numbers: "5" and "4." in a question embed near any version name
     ("5.1", "4.5"), so spans without a letter are left to the exact index (which links a port stated as 9999)."""

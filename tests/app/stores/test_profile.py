@@ -47,6 +47,19 @@ def test_the_display_id_categorical_and_typed_properties_come_from_the_values() 
     assert prof.temporal == ["founded"] and prof.numeric == ["rating"] and prof.boolean == ["active"]
 
 
+def test_a_node_named_by_more_than_its_display_property_keeps_its_other_names() -> None:
+    """A customer displayed by its contact's name is also named by its company's (a question may say either); a
+    category, a code or a long text is no name."""
+    customers = [
+        {"customerID": f"C{i:03d}", "companyName": f"Harbour Trading {i}", "contactName": f"Ana {i}",
+         "country": ["Japan", "Brazil"][i % 2], "notes": "A long description of the customer and its orders. " * 3}
+        for i in range(40)
+    ]  # fmt: skip
+    prof = label_profile("Customer", 40, customers, CFG, None)
+    assert prof.display == "contactName" and prof.names == ["companyName"]
+    assert label_profile("Supplier", 40, _suppliers(), CFG, None).names == []
+
+
 def test_a_label_without_text_is_named_by_its_whole_number_and_few_nodes_give_no_id() -> None:
     ports = [{"port": p, "proto": "tcp"} for p in (22, 80, 443, 7474, 7687)]
     prof = label_profile("Port", 5, ports, CFG, None)
