@@ -1,6 +1,6 @@
 """Features of what the question asks for that a candidate's pattern holds or lacks: the kind of answer a "who"
 asks for, kinds only negated words name, aggregates asked or not, the property a number is a value of, ends of the
-pattern nothing asks for, answers the question already states. Registered with
+pattern nothing asks for, answers the question already states, counts for each of something. Registered with
 :func:`app.text2cypher.features.feature` when ``features`` is imported.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
+from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature
 
 
@@ -110,3 +111,17 @@ def echoed_answer(f: Facts) -> int:
         return 0
     key = c.path.node_kind(c.target)[1]
     return int(any(not x.edge and x.var == c.target and x.op == "=" and x.key == key for x in c.filters))
+
+
+@feature("per_group", FOR)
+def per_group(f: Facts) -> int:
+    """+1 for the count or measure of each of what the question's "each" / "per" names, all of them ("how many
+    customers are there in each country": each country with its count; ``counting.grouped``); -1 for one count or
+    measure of a pattern holding a kind "each" / "per" names (one number answers no "per category")."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or not lits.per:
+        return 0
+    if grouped(c, lits):
+        return 1
+    kinds = [c.path.node_kind(v)[0] for v in range(1, len(c.hops) + 2)]
+    return -int(c.kind in ("count", "agg") and any(k and lits.match.named(k, lits.per) for k in kinds))

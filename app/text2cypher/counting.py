@@ -1,7 +1,8 @@
 """What ranks the targets of a label-anchored pattern by how many of something they reach: the other end counted
 per target (more than k, the most, the fewest), unless the target stores that count itself (``stores_count``); and
 the chains of two relationships through a middle kind a question asks that of ("the users who provided answers to
-the most questions"). Used by the shape enumerator (``enumerate_shapes.py``).
+the most questions"); counts and measures asked for each of something ("in each country", ``per_group``). Used by
+the shape enumerator (``enumerate_shapes.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from app.cypher.shapes import Shape
 from app.text2cypher.asks import is_label_noun
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import term_words
+from app.text2cypher.words import own_key, term_words
 
 
 def by_count(
@@ -100,3 +101,39 @@ def stores_count(profiles: Profiles, path: CandidateQuery, t: int, other: int, l
         if any(w in measure for w in words) and lits.match.named(kind, [w for w in words if w not in measure]):
             return True
     return False
+
+
+def per_group(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals) -> list[Shape]:
+    """What a question asks for each of something (the words after "each" or "per", ``lits.per``): every value of a
+    property of ``x{t}`` they name with how many nodes hold it ("how many customers are there in each country"),
+    and every ``x{t}`` whose label they name with how many of the other end it is linked to ("the number of products
+    per category") or the average or total of a number of theirs, where the question asks for one ("the average
+    price of products in each category"). All of them, the most first."""
+    m = lits.match
+    prof = profiles.of(path, t)
+    props, display = (prof.properties, prof.key) if prof is not None else ([], "")
+    label = path.node_kind(t)[0]
+    out = [
+        Shape(path, t, "common", prop=p.key, fn="DESC", listed=p.kind == "list")
+        for p in props
+        if p.key != display and m.named(own_key(p.key, label), lits.per)
+    ]
+    if path.hops and label and m.named(label, lits.per):
+        other = other_end(path, t)
+        out.append(Shape(path, t, "group", fn="DESC", other=other))
+        out += [
+            Shape(path, t, "group", prop=p.key, prop_var=other, agg=a, fn="DESC")
+            for a in sorted(lits.aggregated & {"avg", "sum"})
+            for p in profiles.numeric(path, other)
+        ]
+    return out
+
+
+def grouped(c: Shape, lits: QuestionLiterals) -> bool:
+    """Whether a shape gives the count or measure of each of what the question's "each" / "per" names
+    (``per_group``'s shapes)."""
+    if not lits.per or c.limit is not None or c.kind not in ("common", "group"):
+        return False
+    if c.kind == "common":
+        return c.prop is not None and lits.match.named(own_key(c.prop, c.path.node_kind(c.target)[0]), lits.per)
+    return lits.match.named(c.path.node_kind(c.target)[0], lits.per)

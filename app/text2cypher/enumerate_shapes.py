@@ -17,7 +17,7 @@ from app.cypher.shapes import AGGREGATES, Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, redundant
-from app.text2cypher.counting import by_count, chains, other_end
+from app.text2cypher.counting import by_count, chains, other_end, per_group
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
@@ -242,6 +242,8 @@ class ShapeEnumerator:
                             for d in ("DESC", "ASC")
                             for k in ks
                         ]
+        for path, targets, also in patterns if lits.per else []:  # "how many customers are there in each country"
+            out += [x for t in targets if not also for x in per_group(path, t, profiles, lits)]
         for path in chains(schema, profiles, lits):  # through a middle kind: only how many each target reaches
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import ABSENT, EXISTS, MOD, Shape
+from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
 from app.text2cypher.reading import shape_time_order
 from app.text2cypher.words import schema_terms, term_words
@@ -155,9 +156,10 @@ def schema_named(f: Facts) -> int:
 def count_form(f: Facts) -> int:
     """+1 for a count when the question asks how many, -1 for one when it does not, and -1 for any other candidate
     when it does: the cross-encoder reads "how many movies were released after 2000" and the list of those movies as
-    nearly the same."""
-    if isinstance(f.candidate, Shape) and f.candidate.kind == "count":
-        return 1 if f.lits.asks_count else -1
+    nearly the same. Counts for each of what "each" / "per" names are counts ("how many customers in each
+    country": ``counting.grouped``)."""
+    if isinstance(f.candidate, Shape) and (f.candidate.kind == "count" or grouped(f.candidate, f.lits)):
+        return 1 if f.lits.asks_count else -1 if f.candidate.kind == "count" else 0
     return -1 if f.lits.asks_count else 0
 
 
@@ -248,7 +250,7 @@ def answer_kind(f: Facts) -> int:
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
-    if not isinstance(c, Shape) or not lits.heads:
+    if not isinstance(c, Shape) or not lits.heads or grouped(c, lits):  # "the products per category": both kinds
         return 0
     m = lits.match
     nodes = range(1, len(c.hops) + 2)
@@ -320,8 +322,9 @@ def _ordering(f: Facts) -> str | None:
 @feature("unasked_order", AGAINST)
 def unasked_order(f: Facts) -> int:
     """1 for a shape that orders, or takes a greatest or least, where nothing in the question asks for an order: it
-    adds an operation and a limit the question does not state."""
-    return int(_ordering(f) is not None and not f.lits.orders)
+    adds an operation and a limit the question does not state. Not the counts of each of something, all of them
+    (their order only presents them)."""
+    return int(_ordering(f) is not None and not f.lits.orders and not grouped(f.candidate, f.lits))
 
 
 @feature("opposite_order", AGAINST)

@@ -64,6 +64,9 @@ class QuestionLiterals:
     ranked_by: list[str] = field(default_factory=list)
     """The words right after "by" ("based on", ...; the lexicon's ``ranked_by``): a ranking by the property they
     name shows it beside each answer ("the top 3 processes by PID"; ``answer_form``)."""
+    per: list[str] = field(default_factory=list)
+    """The words right after "each" or "per" (the lexicon's ``per_group``): the question asks its count or measure
+    for each of what they name ("how many customers are there in each country"; ``counting.per_group``)."""
     negated: list[str] = field(default_factory=list)
     """The content words a negation governs ("accepted", "answer" in "questions without an accepted answer"; the
     lexicon's ``negation`` up to ``negation_end``): a property they name is false, missing or zero (``conditions``)."""
@@ -192,6 +195,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.words = list(content_words(bare))
     for by in P["ranked_by"].finditer(bare):
         out.ranked_by += list(content_words(" ".join(bare[by.end() :].split()[:RANKED_BY_WORDS])))
+    out.per = [m.group(1).lower() for m in P["per_group"].finditer(bare)]
     for negation in P["negation"].finditer(bare):
         scope = bare[negation.end() :]
         end = P["negation_end"].search(scope)

@@ -14,6 +14,7 @@ from app.container import Container
 from app.retrievers.free_cypher import schema_example, schema_text
 from app.retrievers.linking import EntityLinker, NameIndex
 from app.text2cypher.lexicon import load as load_lexicon
+from app.text2cypher.question import question_literals
 
 NS = "any_schema"
 COUNTRIES = ["Japan", "Brazil", "Norway", "Kenya"]
@@ -284,6 +285,27 @@ async def test_the_nodes_a_categorical_value_names_are_counted_totalled_and_name
         'MATCH (x1:Order {shipCountry: "Japan"}) WHERE x1.orderDate IS NOT NULL RETURN max(x1.orderDate) AS value'
         in {c.text for c in e.candidates}
     )
+
+
+async def test_a_count_asked_for_each_of_something_counts_each(shop: Container) -> None:
+    """ "How many products are there in each category?": each category with its count, above the one count of all
+    products (``per_group``); "each other" asks for no groups."""
+    t2c: Any = shop.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "How many products are there in each category?")
+    feats = {c.text: f for c, f in zip(e.candidates, e.features, strict=True)}
+    grouped = (
+        "MATCH (x1:Product)-[:PART_OF]->(x2:Category) "
+        "RETURN x2.categoryName AS name, count(DISTINCT x1) AS number ORDER BY number DESC"
+    )
+    assert feats[grouped]["per_group"] == 1 and feats[grouped]["count_form"] == 1
+    single = "MATCH (x1:Product)-[:PART_OF]->(x2:Category) RETURN count(DISTINCT x1) AS number"
+    assert feats[single]["per_group"] == -1
+    rows = await shop.graph.read(NS, grouped)
+    want = await shop.graph.read(
+        NS, "MATCH (p:Product)-[:PART_OF]->(c:Category) RETURN c.categoryName AS n, count(p) AS k"
+    )
+    assert {(r["name"], r["number"]) for r in rows} == {(r["n"], r["k"]) for r in want} and len(rows) == 4
+    assert question_literals("Which suppliers know each other?").per == []
 
 
 @pytest.mark.parametrize("mode", ["neighborhood", "react"])
