@@ -129,10 +129,10 @@ def per_group(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLi
     return out
 
 
-def grouped(c: Shape, lits: QuestionLiterals) -> bool:
+def grouped(c: CandidateQuery | Shape, lits: QuestionLiterals) -> bool:
     """Whether a shape gives the count or measure of each of what the question's "each" / "per" names
     (``per_group``'s shapes)."""
-    if not lits.per or c.limit is not None or c.kind not in ("common", "group"):
+    if not isinstance(c, Shape) or not lits.per or c.limit is not None or c.kind not in ("common", "group"):
         return False
     if c.kind == "common":
         return c.prop is not None and lits.match.named(own_key(c.prop, c.path.node_kind(c.target)[0]), lits.per)
