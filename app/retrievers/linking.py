@@ -40,6 +40,22 @@ _SENTENCE_END = ".?!"
 _CAPITALISED = re.compile(r"\b[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|la|von|van)?\s*[A-Z0-9][\w'&.-]*)*")
 
 
+def _exact_link(
+    idx: NameIndex,
+    text: str,
+    name: str,
+    labels: list[str],
+    key: str,
+    span: tuple[int, int],
+    exact_case: bool,
+    capital: bool = False,
+) -> EntityLink:
+    """An exact mention of a named node: the longer the mention, the better; its exact case and a capital that is
+    not a sentence's first letter say more."""
+    score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if capital else 0.0)
+    return EntityLink(text, name, labels, key, score, "exact", span, (name, key) in idx.numbers)
+
+
 def _opens_sentence(text: str, at: int) -> bool:
     """Position ``at`` of ``text`` opens a sentence: nothing but space before it, or a full stop, "?" or "!"."""
     before = text[:at].rstrip().rstrip(_LEADING).rstrip()
@@ -168,18 +184,13 @@ class EntityLinker:
                         if not exact_case and (text.islower() or opens):
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         capital = text[:1].isupper() and not opens
-                        score = len(text) + (5.0 if exact_case else 0.0) + (2.0 if capital else 0.0)
-                        number = (name, key) in idx.numbers
-                        found.append(EntityLink(text, name, labels, key, score, "exact", (s, e), number))
+                        found.append(_exact_link(idx, text, name, labels, key, (s, e), exact_case, capital))
         for m in _QUOTED.finditer(question):  # a quoted name longer than any span tried above is one mention still
             text = m.group(1) or m.group(2)
             if len(text.split()) > idx.max_tokens:
                 s = m.start() + 1
                 for name, labels, key in idx.by_lower.get(text.lower(), []):
-                    exact_case = name == text
-                    score = len(text) + (5.0 if exact_case else 0.0)
-                    number = (name, key) in idx.numbers
-                    found.append(EntityLink(text, name, labels, key, score, "exact", (s, s + len(text)), number))
+                    found.append(_exact_link(idx, text, name, labels, key, (s, s + len(text)), name == text))
         # longest / best-scoring first; a mention overlapping a better one is dropped
         found.sort(key=lambda link: (-link.score, link.span or (0, 0)))
         chosen: list[EntityLink] = []

@@ -69,7 +69,8 @@ class ShapeEnumerator:
         how many base shapes there were (the bound's first stage, for the trace) and how many shapes
         ``shape_budget`` and ``condition_budget`` dropped. ``entities``, ``longer``: see :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
-        base = self.base_shapes(schema, profiles, paths, lits, entities, longer)
+        chain_paths = chains(schema, profiles, lits)
+        base = self.base_shapes(schema, profiles, paths, lits, entities, longer, chain_paths)
         enumerated = len(base)
         # the plain lists of a label's nodes (or a pattern's ends), which take the conditions below whether or not the
         # budget lets the cross-encoder read them bare ("the first 3 questions with a view count between 50 and
@@ -89,7 +90,7 @@ class ShapeEnumerator:
         # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
         keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind not in ("list", "attr")]
         # chains have a beam of their own: they do not crowd the one-hop patterns out of their conditions
-        chained = set(chains(schema, profiles, lits))
+        chained = set(chain_paths)
         kept = [scores[i] for i in keep] if scores is not None else None
         level = self._beam([base[i] for i in keep], kept, chained)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
@@ -136,12 +137,14 @@ class ShapeEnumerator:
         lits: QuestionLiterals,
         entities: Sequence[CandidateQuery] = (),
         longer: Sequence[CandidateQuery] = (),
+        chain_paths: Sequence[CandidateQuery] | None = None,
     ) -> list[Shape]:
         """Every label-anchored shape, the measures of the entity-anchored ``paths``, and the values of the
         ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
         of The Matrix") and the relationships joining two of them (one hop closed by the second entity: "the roles
         of Keanu Reeves in The Matrix"). ``longer``: entity-anchored paths too long for measures, whose answers are
-        only ranked by how many of what reaches them they have."""
+        only ranked by how many of what reaches them they have. ``chain_paths``: ``counting.chains``, where the caller
+        has them already."""
         ks = answer_counts(lits)
         # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
         # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
@@ -244,7 +247,8 @@ class ShapeEnumerator:
                         ]
         for path, targets, also in patterns if lits.per else []:  # "how many customers are there in each country"
             out += [x for t in targets if not also for x in per_group(path, t, profiles, lits)]
-        for path in chains(schema, profiles, lits):  # through a middle kind: only how many each target reaches
+        # through a middle kind: only how many each target reaches
+        for path in chains(schema, profiles, lits) if chain_paths is None else chain_paths:
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += _measures(path, len(path.hops) + 1, profiles, ks, timed)

@@ -59,7 +59,10 @@ def schema_terms(c: CandidateQuery | Shape) -> list[str]:
     it repeats of the node's label (``own_key``)."""
     terms = [h.rel_type for h in c.hops]
     if isinstance(c, Shape):
-        label = lambda var: c.path.node_kind(var)[0]  # noqa: E731
+
+        def label(var: int) -> str:
+            return c.path.node_kind(var)[0]
+
         terms += [*c.also, *(f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters)]
         if c.prop:
             terms.append(c.prop if c.prop_on is not None else own_key(c.prop, label(c.prop_var or c.target)))
