@@ -202,6 +202,13 @@ def value_counts(label: str, key: str) -> str:
     return f"MATCH (n:`{lb}`) WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, count(*) AS c"
 
 
+def relationship_value_counts(rel_type: str, key: str) -> str:
+    """Each distinct ``key`` value of the ``rel_type`` relationships (``v``) and how many hold it (``c``): a
+    categorical property's values, conditions a question may name."""
+    t, k = ident(rel_type, "relationship type"), ident(key, "property key")
+    return f"MATCH ()-[r:`{t}`]->() WHERE r.`{k}` IS NOT NULL RETURN r.`{k}` AS v, count(*) AS c"
+
+
 def relationship_sample(rel_type: str) -> str:
     """The property maps of at most ``$sample`` relationships of ``rel_type`` (``p``)."""
     return f"MATCH ()-[r:`{ident(rel_type, 'relationship type')}`]->() WITH r LIMIT $sample RETURN properties(r) AS p"

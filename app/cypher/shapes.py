@@ -45,6 +45,10 @@ EXISTS = "IS NOT NULL"
 """The operator of a condition that only asks for the property to be there ("movies with a tagline")."""
 ABSENT = "IS NULL"
 """The operator of a condition that asks for the property not to be there ("questions without an accepted answer")."""
+UNLINKED = "NOT LINKED"
+"""The operator of a condition that the node has no relationship of the type ``key`` (``value``: the direction it
+would take from the node, ``out`` or ``in``, and the label at its other end): "courses without prerequisites",
+"people who never reviewed a movie"."""
 
 
 def _element(name: str, edge: bool) -> str:
@@ -112,9 +116,10 @@ def _column(key: str) -> str:
 class Filter:
     """A condition on a property of the pattern's node ``x{var}`` (``edge``: of its relationship ``r{var}``, the
     ``var``-th hop): ``op`` is a comparison, ``CONTAINS``, ``STARTS WITH``, ``ENDS WITH``, ``range`` (``lo <= v <
-    hi``, ``value`` a pair), ``MOD`` (a multiple of ``value``), ``EXISTS`` (the property is there; ``value`` None), or
-    ``ABSENT`` (it is not). ``value`` is a bool for a boolean property (``=`` only). ``listed``: the property holds a
-    list, and the condition holds for one of its elements; ``sized``: it compares how many elements the list holds."""
+    hi``, ``value`` a pair), ``MOD`` (a multiple of ``value``), ``EXISTS`` (the property is there; ``value`` None),
+    ``ABSENT`` (it is not), or ``UNLINKED`` (the node has no relationship of the type ``key``; ``value`` its direction
+    and other end). ``value`` is a bool for a boolean property (``=`` only). ``listed``: the property holds a list,
+    and the condition holds for one of its elements; ``sized``: it compares how many elements the list holds."""
 
     var: int
     key: str
@@ -129,6 +134,10 @@ class Filter:
     reading shows in place of the comparison and value."""
 
     def cypher(self) -> str:
+        if self.op == UNLINKED:
+            direction, other = self.value
+            t, end = ident(self.key, "relationship type"), f"(:{ident(other, 'label')})" if other else "()"
+            return f"NOT (x{self.var})-[:{t}]->{end}" if direction == "out" else f"NOT (x{self.var})<-[:{t}]-{end}"
         v = f"{'r' if self.edge else 'x'}{self.var}.{ident(self.key, 'property')}"
         if self.sized:
             if self.op not in (*NUMBER_OPS, ">=", "<="):

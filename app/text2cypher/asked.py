@@ -104,13 +104,24 @@ def unnamed_leaf(f: Facts) -> int:
 
 @feature("echoed_answer", AGAINST)
 def echoed_answer(f: Facts) -> int:
-    """1 for a list whose answers a condition pins to a display value the question states ("who does 'Steven'
-    report to?" answered by the employees named Steven): the question already holds that answer."""
+    """1 for answers a condition or the linked anchor pins to a value the question states: a list of display values
+    ("who does 'Steven' report to?" answered by the employees named Steven; or those ranked by a count or a
+    measure: the router named 'DC1-R-1' with the most interfaces) or the values of a property ("which professors
+    have the rank Associate?" answered by the rank "Associate" of the professors holding it): the question already
+    holds that answer."""
     c = f.candidate
-    if not isinstance(c, Shape) or c.kind != "list":
+    if not isinstance(c, Shape):
         return 0
-    key = c.path.node_kind(c.target)[1]
-    return int(any(not x.edge and x.var == c.target and x.op == "=" and x.key == key for x in c.filters))
+    if c.kind in ("list", "group", "top"):  # the one node of that name, ranked among itself
+        key = c.path.node_kind(c.target)[1]
+    elif c.kind == "attr" and c.prop and c.prop_on is None and c.prop_var in (None, c.target) and not c.paired:
+        key = c.prop
+    else:
+        return 0
+    path, last = c.path, len(c.path.hops) + 1
+    pinned = {x.key for x in c.filters if not x.edge and x.var == c.target and x.op == "="}
+    pinned |= {a.key for a, var in ((path.anchor, 1), (path.end, last)) if a is not None and a.name and var == c.target}
+    return int(key in pinned)
 
 
 @feature("per_group", FOR)

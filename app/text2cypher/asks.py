@@ -61,6 +61,28 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
         lits.top_doer = lits.top_noun
 
 
+def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
+    """Set ``lits.values``: the values of relationships' categorical properties (``Profiles.values``) the question
+    names outside quotes, as a whole word run in any case ("taught in fall 2023"), unless the run is one lower-case
+    word (a value such as "active" or "lead" is also a plain word of the question). A number inside such a value is
+    part of it ("Fall 2023"), no constant of its own."""
+    said = lits.said
+    for value in dict.fromkeys(v for vs in profiles.values.values() for v in vs):
+        if value in lits.texts:
+            continue
+        m = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, flags=re.IGNORECASE)
+        if m is None or (" " not in value and m.group(0).islower()):
+            continue
+        lits.values.append(value)
+        inside = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)}
+        for v in inside & set(lits.numbers):
+            lits.numbers = [n for n in lits.numbers if n != v]
+            lits.limits = [k for k in lits.limits if k != v]
+            lits.counts = [k for k in lits.counts if k != v]
+            lits.ops.pop(v, None)
+            lits.value_words.pop(v, None)
+
+
 def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     """Set ``lits.kind_head``, the first of the question's head words that names a label of the graph, and
     ``lits.nameless``, the labels no "who" asks for. A head word followed by a label's noun is one noun phrase whose

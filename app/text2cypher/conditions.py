@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, Filter, Shape, text_match_query
+from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, UNLINKED, Filter, Shape, text_match_query
 from app.stores.graph.base import GraphStore
 from app.stores.graph.profile import year_start
 from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
@@ -77,9 +77,13 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
             if p.kind == "date" or p.epoch is not None:  # Unix time begins in 1970: "1024" is no year of it
                 held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]
                 conds += [year_filter(p, op, y, lits) for y in held for op in ops(y, lits)]
-        found = await asyncio.gather(*(textops(p, s, element[1]) for p in prof.text() for s in texts))
+        said = texts + lits.values if element[1] else texts  # a relationship's value, named without quotes
+        found = await asyncio.gather(*(textops(p, s, element[1]) for p in prof.text() for s in said))
         conds += [c for group in found for c in group]
-        conds += stated(prof.properties, lits)
+        own = stated(prof.properties, lits)
+        conds += own
+        if not element[1]:  # "questions without an accepted answer": its property, not every answer
+            conds += unlinked(element[0], profiles, lits, by_label=not own)
         for p in prof.properties:  # how many elements a list holds ("more than 3 roles")
             if p.kind == "list" and p.hi is not None:
                 most = max(2 * p.hi, 10)
@@ -108,6 +112,26 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
         if no and p.kind == "number" and _holds_zero(p):
             out.append(Filter(0, p.key, "=", 0))
     return out
+
+
+def unlinked(label: str, profiles: Profiles, lits: QuestionLiterals, *, by_label: bool = True) -> list[Condition]:
+    """The relationships a node of ``label`` may lack where a negation governs the words naming them: its type
+    ("people who have not reviewed any movie": ``REVIEWED``; "courses with no prerequisites": ``REQUIRES``), else
+    (``by_label``: where the negated words state no condition on a property of its own) the label at its other end
+    ("questions with no comments": a ``Comment`` linked by any type). The type's words win: "never acted in a movie"
+    lacks ``ACTED_IN``, not every relationship with a movie."""
+    m, negated = lits.match, lits.negated
+    if not negated:
+        return []
+    ends = [
+        (t, d, other)
+        for a, t, b in sorted(profiles.links)
+        for d, own, other in (("out", a, b), ("in", b, a))
+        if own == label
+    ]
+    by_type = [(t, d, other) for t, d, other in ends if m.named(t, negated)]
+    chosen = by_type or [(t, d, other) for t, d, other in ends if by_label and m.named(other, negated)]
+    return [Filter(0, t, UNLINKED, (d, other)) for t, d, other in dict.fromkeys(chosen)]
 
 
 def _holds_zero(p: Property) -> bool:
@@ -161,10 +185,10 @@ def _year_comparison(p: Property, op: str, year: int) -> Filter:
     return Filter(0, p.key, op if op in ("<", ">=") else "<", start(year))
 
 
-def filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
-    """Conditions on the shape's label-anchored nodes, or on the nodes its path reaches (not on a linked entity), and
-    on its relationships."""
-    first = 1 if s.anchor.name is None else 2
+def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Filter]:
+    """Conditions on the shape's label-anchored nodes, or on the nodes its path reaches (not on a linked entity, but
+    on the nodes a shared value names: "premium listeners from Chile"), and on its relationships."""
+    first = 1 if s.anchor.name is None or profiles.shared(s.anchor) else 2
     out = []
     for var in range(first, len(s.hops) + 2):
         label = s.path.node_kind(var)[0]
@@ -179,15 +203,28 @@ def filters_for(s: Shape, conditions: Conditions) -> list[Filter]:
         f
         for f in out
         if f not in s.filters
+        and not (f.op == UNLINKED and takes(s, f))
         and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))
         and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
     ]
+
+
+def takes(s: Shape, f: Filter) -> bool:
+    """Whether the shape's pattern takes at node ``x{f.var}`` the relationship that ``UNLINKED`` condition lacks."""
+    for i, hop in enumerate(s.hops, start=1):
+        if hop.rel_type == f.key and f.var in (i, i + 1):
+            leaves = (hop.direction == "out") == (f.var == i)
+            if leaves == (f.value[0] == "out"):
+                return True
+    return False
 
 
 def redundant(f: Filter, g: Filter) -> bool:
     """Whether condition ``f`` adds nothing to ``g``, takes the same constant again, or cannot hold beside it: a
     property that has a value condition is there already (and cannot be missing), equals one value only, and once
     bounded on both sides ("a view count between 50 and 100") takes no other bound."""
+    if UNLINKED in (f.op, g.op):  # what a node lacks is no constant
+        return f == g
     if f.value is not None and type(f.value) is type(g.value) and f.value == g.value:
         return True
     same = (f.var, f.key, f.edge) == (g.var, g.key, g.edge)

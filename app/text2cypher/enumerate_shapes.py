@@ -77,7 +77,11 @@ class ShapeEnumerator:
         # 100": the shapes ordering by the view count name more of the question than the plain list of questions);
         # and the plain counts where the question asks how many
         kinds = ("list", "count") if lits.asks_count else ("list",)
-        plain = [x for x in base if x.kind in kinds and not x.also and x.anchor.name is None and not x.filters]
+        plain = [  # a label's nodes, or those a shared value names ("artists from Ireland")
+            x
+            for x in base
+            if x.kind in kinds and not x.also and (x.anchor.name is None or profiles.shared(x.anchor)) and not x.filters
+        ]
         if self.shape_budget:
             base = within_budget(base, lits, self.shape_budget, self.prior)
         counts = (enumerated, enumerated - len(base))
@@ -87,8 +91,13 @@ class ShapeEnumerator:
         conditions = await find_conditions(self.graph, namespace, profiles, lits)
         if not any(conditions.values()):
             return counts
-        # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none
-        keep = [i for i, x in enumerate(base) if x.anchor.name is None or x.kind not in ("list", "attr")]
+        # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none (the
+        # nodes a shared value names do: "premium listeners from Chile")
+        keep = [
+            i
+            for i, x in enumerate(base)
+            if x.anchor.name is None or x.kind not in ("list", "attr") or profiles.shared(x.anchor)
+        ]
         # chains have a beam of their own: they do not crowd the one-hop patterns out of their conditions
         chained = set(chain_paths)
         kept = [scores[i] for i in keep] if scores is not None else None
@@ -101,14 +110,14 @@ class ShapeEnumerator:
         # in the beam they crowded out the label-anchored shapes' second condition
         near = [p for p in paths if len(p.hops) == 1][:ANCHORED_CONDITIONED]
         anchored = [Shape(p, 2, "list", limit=k) for p in near for k in [None, *lits.limits]]
-        once = [replace(s, filters=(f,)) for s in anchored for f in filters_for(s, conditions)]
+        once = [replace(s, filters=(f,)) for s in anchored for f in filters_for(s, conditions, profiles)]
         if once:
             await score(once)
         for _ in range(2):
             nxt = [
                 replace(s, filters=(*s.filters, f))
                 for s in level
-                for f in filters_for(s, conditions)
+                for f in filters_for(s, conditions, profiles)
                 if not any(redundant(f, g) for g in s.filters)
             ]
             if not nxt:
@@ -261,7 +270,7 @@ class ShapeEnumerator:
                 out += [Shape(path, end, "group", fn=d, other=end - 1, limit=k) for d in ("DESC", "ASC") for k in ks]
         for path in entities:  # what a linked entity is, and how two of them are linked
             out += _attributes(path, 1, profiles, node=not path.hops)
-            if not path.hops and shared(path.anchor, profiles):  # the nodes a value names, how many, their totals
+            if not path.hops and profiles.shared(path.anchor):  # the nodes a value names, how many, their totals
                 out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
                 out += _measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
@@ -276,12 +285,6 @@ class ShapeEnumerator:
                     if p.key != own.key
                 ]
         return out
-
-
-def shared(anchor: Anchor, profiles: Profiles) -> bool:
-    """Whether a linked value is one that many nodes share (a value of a categorical property: a country)."""
-    prof = profiles.labels.get(anchor.label)
-    return prof is not None and anchor.key in prof.categorical
 
 
 def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
@@ -319,8 +322,12 @@ def _attributes(
     out: list[Shape] = []
     prof = profiles.of(path, t) if node else None
     if prof is not None:
+        # nor the key a linked anchor is pinned by: every value of it is the one the question states
+        pinned = {a.key for a, v in ((path.anchor, 1), (path.end, len(path.hops) + 1)) if a and a.name and v == t}
         out += [
-            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list") for p in prof.properties if p.key != prof.key
+            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list")
+            for p in prof.properties
+            if p.key != prof.key and p.key not in pinned
         ]
     if path.hops:
         on = t - 1 if t >= 2 else 1

@@ -36,7 +36,7 @@ from app.errors import AppError, DependencyError, QueryRejectedError
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
-from app.text2cypher.asks import asked_kind, first_k
+from app.text2cypher.asks import asked_kind, first_k, stated_values
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -209,6 +209,7 @@ class Enumerator:
                 profiles = await self.profiles.get(namespace, schema)
             first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
             asked_kind(lits, profiles)  # "which questions ...": the label asked for
+            stated_values(lits, profiles)  # "taught in Fall 2023": a relationship's value
             order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance

@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.cypher.candidates import CandidateQuery
-from app.cypher.shapes import ABSENT, EXISTS, MOD, Shape
+from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
 from app.text2cypher.reading import shape_time_order
-from app.text2cypher.words import schema_terms, term_words
+from app.text2cypher.words import identity_terms, schema_terms, term_words
 
 Candidate = CandidateQuery | Shape
 
@@ -44,7 +44,7 @@ class Facts:
     def of(cls, c: Candidate, question: str, lits: QuestionLiterals) -> Facts:
         echoed = label_echoes(c)
         terms = [t for t in schema_terms(c) if t not in echoed]
-        named, unnamed = lits.match.mentions(question, terms)
+        named, unnamed = lits.match.mentions(question, terms, [t for t in identity_terms(c) if t not in echoed])
         return cls(c, question, lits, named, unnamed)
 
 
@@ -118,9 +118,10 @@ def constants_used(f: Facts) -> int:
             lo, hi = flt.value
             values.add(lo)
             values.update([hi - 1] if hi - 1 in lits.numbers else [])
-        elif flt.op not in (EXISTS, ABSENT, MOD) and not isinstance(flt.value, bool):
+        elif flt.op not in (EXISTS, ABSENT, MOD, UNLINKED) and not isinstance(flt.value, bool):
             values.add(flt.value)
-    used = sum(1 for v in values if v in lits.numbers or v in lits.texts or any(v == lo for lo, _ in lits.ranges))
+    given = [*lits.texts, *lits.values]
+    used = sum(1 for v in values if v in lits.numbers or v in given or any(v == lo for lo, _ in lits.ranges))
     used += sum(1 for flt in c.filters if flt.op == MOD and flt.value in lits.divisors)
     # a number the question states once counts once: "rated higher than 90" is no limit of 90 as well, and each
     # further use of it costs one; nor is a number the question compares with ("above 90") a limit
@@ -241,12 +242,14 @@ def answer_kind(f: Facts) -> int:
     ("list the first 3 movies where someone acted in and directed": the movies; "find the top 3 actors by number of
     movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
     property or a node of their pattern names the property ("what are the roles of actors in X": the roles), not
-    where that word names the property's node as well ("the racks in X" and a rack's ``rack``). A
-    "who" question's verb says which end of the relationship it names is asked for ("who reviewed ..."); without a
-    verb or a head word naming a node, a "who" asks for the end of a one-relationship pattern that does what the
-    relationship says ("who has the highest average review rating": the reviewers). Where the first head word
-    naming a label of the graph names no node of the pattern, -1: "which questions have been commented on by X" asks
-    for questions, not X's comments."""
+    where that word names the property's node as well ("the racks in X" and a rack's ``rack``), and -1 when a
+    "which" question's word names only the node holding the property ("which professors have the rank X": the
+    professors, not their ranks; unless each is paired with its node's name). A "which" question asks for things:
+    -1 for one aggregate value. A "who" question's verb says which end of the relationship it names is asked for
+    ("who reviewed ..."); without a verb or a head word naming a node, a "who" asks for the end of a one-relationship
+    pattern that does what the relationship says ("who has the highest average review rating": the reviewers). Where
+    the first head word naming a label of the graph names no node of the pattern, -1: "which questions have been
+    commented on by X" asks for questions, not X's comments."""
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
@@ -261,8 +264,12 @@ def answer_kind(f: Facts) -> int:
                 # "the racks in DC1" name the racks, not their ``rack`` numbers: a word naming both says nothing
                 return 0 if owner and m.named(owner, [head]) else 1
             if any(m.kind_named(c, v, [head]) for v in nodes):
-                return 0
+                # "which professors have the rank Associate": the professors, not their ranks (paired, both);
+                # not "list the authors' birth years"
+                return -1 if lits.asks_which and owner and m.named(owner, [head]) and not c.paired else 0
         return 0
+    if c.kind == "agg" and lits.asks_which:  # "which tracks did X play the most times": tracks, not a number
+        return -1
     if lits.doer is not None:
         verb, passive = lits.doer
         ends = [

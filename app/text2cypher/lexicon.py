@@ -115,6 +115,8 @@ class Lexicon:
     """Superlatives that order by a point in time, per direction (``DESC``: the latest first)."""
     order_words: dict[str, tuple[str, ...]]
     """Superlatives that order by a measure, per direction (``DESC``: the greatest first)."""
+    measures: dict[str, tuple[str, ...]]
+    """Adjectives and the measures they compare by ("longest": a length, a duration; ``Matcher.names``)."""
     comparisons: dict[str, str]
     """Per operator, the phrases (a regex alternation) that state it before a number."""
     max_limit: int
@@ -176,8 +178,12 @@ class Lexicon:
         return _value_asked(self.value_asked_frame, key)
 
 
-READING_OPS = (">", "<", "=", ">=", "<=", "CONTAINS", "STARTS WITH", "ENDS WITH", "IS NULL", "NOT")
-"""The keys ``[reading.ops]`` must have: each condition operator's words, and the word that negates a flag."""
+READING_OPS = (
+    *(">", "<", "=", ">=", "<=", "CONTAINS", "STARTS WITH", "ENDS WITH", "IS NULL", "NOT"),
+    *("NOT LINKED", "NOT LINKED BY"),
+)
+"""The keys ``[reading.ops]`` must have: each condition operator's words, the word that negates a flag, and what a node
+without a relationship is (``UNLINKED``, each way round)."""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -218,6 +224,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             passive=frozenset(w.get("passive", [])),
             time_words=time_words,
             order_words=order_words,
+            measures={str(k): tuple(v) for k, v in data["measures"].items()},
             comparisons=comparisons,
             max_limit=int(data["max_limit"]),
             patterns=patterns,

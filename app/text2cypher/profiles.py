@@ -10,10 +10,10 @@ import asyncio
 from dataclasses import dataclass, field
 
 from app.concurrency import BuiltOnce
-from app.cypher.candidates import CandidateQuery, specific_labels
+from app.cypher.candidates import Anchor, CandidateQuery, specific_labels
 from app.cypher.shapes import property_keys_query, property_profile_query
 from app.stores.graph.base import GraphSchema, GraphStore
-from app.stores.graph.profile import SchemaProfiler, epoch_scale, value_kind
+from app.stores.graph.profile import SchemaProfiler, epoch_scale, relationship_values, value_kind
 
 YEAR_RANGE = (1000, 2100)
 """A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
@@ -95,9 +95,21 @@ class Profiles:
     single: set[tuple[str, str, str, str]] = field(default_factory=set)
     """``(label, relationship type, direction, label)``: each node of the first label has one node of the last at
     most across that relationship, which leaves it (``out``) or reaches it (``in``) (``RelationshipProfile.fanout``)."""
+    links: set[tuple[str, str, str]] = field(default_factory=set)
+    """``(source label, relationship type, target label)`` of every relationship the graph holds
+    (``RelationshipProfile.endpoints``): what a node of a label can lack ("courses without prerequisites")."""
+    values: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """Per ``(relationship type, key)`` of a categorical property of relationships, its values
+    (``RelationshipProfile.categorical``): the ones a question names are conditions (``asks.stated_values``)."""
 
     def __bool__(self) -> bool:
         return bool(self.labels)
+
+    def shared(self, anchor: Anchor) -> bool:
+        """Whether a linked value is one that many nodes share (a value of a categorical property: a country): it
+        names a set of nodes, not one."""
+        prof = self.labels.get(anchor.label)
+        return anchor.name is not None and prof is not None and anchor.key in prof.categorical
 
     def nameless(self) -> list[str]:
         """The labels whose display values are numbers (a comment shown by its ``uuid``): they name nobody, so no
@@ -195,12 +207,19 @@ class PropertyProfiles:
         found = await asyncio.gather(*(self._profile(namespace, lab, edge=False) for lab in labels))
         rels = await asyncio.gather(*(self._profile(namespace, t, edge=True) for t in schema.relationship_types))
         single: set[tuple[str, str, str, str]] = set()
-        for rp in (await self.profiler.get(namespace)).relationships.values():
+        schema_profile = await self.profiler.get(namespace)
+        values = await relationship_values(self.graph, namespace, schema_profile, max_values=10_000, timeout_s=120)
+        links = {(a, rp.type, b) for rp in schema_profile.relationships.values() for a, b, _ in rp.endpoints if a and b}
+        for rp in schema_profile.relationships.values():
             for a, b, most_b, most_a in rp.fanout:
                 if most_b == 1:
                     single.add((a, rp.type, "out", b))
                 if most_a == 1:
                     single.add((b, rp.type, "in", a))
         return Profiles(
-            {p.label: p for p in found if p is not None}, {p.label: p for p in rels if p is not None}, single
+            {p.label: p for p in found if p is not None},
+            {p.label: p for p in rels if p is not None},
+            single,
+            links,
+            values,
         )

@@ -46,6 +46,9 @@ class QuestionLiterals:
     for."""
     texts: list[str] = field(default_factory=list)
     """Quoted text."""
+    values: list[str] = field(default_factory=list)
+    """Values of a relationship's categorical property the question names without quotes ("taught in Fall 2023";
+    ``asks.stated_values``): constants, as quoted text is, of conditions on relationships."""
     asks_count: bool = False
     """Whether the question asks how many ("how many", or an imperative "count ..."): the ``count_form`` feature."""
     asks_sharing: bool = False
@@ -245,6 +248,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     who = P["who"].match(bare)
     if who and who.group(2).lower() not in STOPWORDS:
         out.doer = (who.group(2).lower(), who.group(1) is not None)
+    elif (whom := P["who_object"].match(question)) and whom.group(1).lower() not in STOPWORDS:
+        out.doer = (whom.group(1).lower(), True)  # "who does Steven report to": the end Steven's relationship reaches
     frame = P["attribute"].match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()

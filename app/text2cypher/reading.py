@@ -16,8 +16,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.cypher.candidates import CandidateQuery, Direction
-from app.cypher.shapes import ABSENT, EXISTS, MOD, Filter, Shape
+from app.cypher.candidates import Anchor, CandidateQuery, Direction
+from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Filter, Shape
 from app.text import STOPWORDS, surface
 from app.text import identifier_words as words
 from app.text2cypher.lexicon import Lexicon
@@ -94,6 +94,10 @@ def filter_reading(f: Filter, kind: str, lex: Lexicon) -> str:
         return f"{kind} that has {with_article(prop)}"
     if f.op == ABSENT:
         return f"{kind} {lex.op_words[ABSENT]} {with_article(prop)}"
+    if f.op == UNLINKED:  # "course not requires any course", "movie not reviewed by any person"
+        direction, other = f.value
+        said = lex.op_words[UNLINKED if direction == "out" else f"{UNLINKED} BY"]
+        return f"{kind} {said.format(rel=prop, other=words(other) if other else '')}".rstrip()
     if isinstance(f.value, bool):
         return f"{kind} {flag_text(f.key, f.value, lex)}"
     if f.op == MOD:
@@ -114,6 +118,16 @@ def flag_text(key: str, value: bool, lex: Lexicon) -> str:
     return " ".join([*ws[:k], lex.op_words["NOT"], *ws[k:]])
 
 
+def anchor_text(anchor: Anchor, kind: str = "") -> str:
+    """A linked anchor in words: its value ("Tom Hanks"), or where the value is one of a property many nodes share
+    or of a name other than the display one (``Anchor.display``), the nodes holding it: "professor with rank
+    Associate", not "Associate" (what a cross-encoder would read as a professor's name)."""
+    name = surface(anchor.name or "")
+    if not anchor.display or anchor.display == anchor.key:
+        return name
+    return f"{kind or words(anchor.label)} with {words(anchor.key)} {name}"
+
+
 def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     """The pattern's node ``x{target}`` in words: "person", "person produced a movie", "movie acted in by X"."""
     if not isinstance(path, CandidateQuery):  # a shape: its pattern, and the relationships it adds
@@ -125,7 +139,7 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     kinds = [words(path.node_kind(i)[0]) for i in range(1, len(path.hops) + 2)]
     if path.anchor.name is not None:
         hops = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
-        return with_kind(read_path(surface(path.anchor.name), hops)[-1], kinds[-1])
+        return with_kind(read_path(anchor_text(path.anchor, kinds[0]), hops)[-1], kinds[-1])
     if not path.hops:
         return kinds[0] or "entity"
     # the pattern read from the end it does not ask for: "user provided a answer" (one hop, the first node asked),
@@ -170,7 +184,7 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
     if s.kind == "attr":
         if s.path.end is not None:  # a relationship between two linked entities: "Keanu Reeves acted in The Matrix"
             hop = s.hops[0]
-            a, b = surface(s.anchor.name or ""), surface(s.path.end.name or "")
+            a, b = anchor_text(s.anchor), anchor_text(s.path.end)
             base = f"{a} {words(hop.rel_type)} {b}" if hop.direction == "out" else f"{b} {words(hop.rel_type)} {a}"
             prop = words(s.prop or "")
         if s.paired:  # the answers' own values, or (``prop_var``) the linked entity's beside them
@@ -195,6 +209,15 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         return f"top {s.limit} {base}{where} with the {most} {prop}: the {long} {prop} lists, and their {prop}"
     if s.kind == "top":
         return f"top {s.limit} {base}{where} with the {top} {prop}"
+    if s.limit is None:  # every one of them, each with its count or measure ("how many tracks per genre")
+        measure = (
+            f"number of different {prop}"
+            if s.prop and s.distinct
+            else f"{lex.aggregate_words.get(s.agg, s.agg)} {prop}"
+            if s.prop
+            else f"number of {words(s.path.node_kind(s.other or 1)[0]) or 'entity'}"
+        )
+        return f"each {base}{where} with its {measure}"
     if s.prop and s.distinct:
         most = "most" if s.fn == "DESC" else "fewest"
         return f"top {s.limit} {base}{where} with the {most} different {prop}: the {top} number of distinct {prop}"
@@ -213,7 +236,7 @@ def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     ``shape_reading`` reads it."""
     if isinstance(c, Shape):
         return shape_reading(c, lex)
-    name = surface(c.anchor.name or "")
+    name = anchor_text(c.anchor)
     kinds = [words(h.label) if h.label else "" for h in c.hops]
     if c.end is None:
         hops = [(h.rel_type, h.direction, k) for h, k in zip(c.hops, kinds, strict=True)]
@@ -221,7 +244,7 @@ def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     # (a)-h1-(x)-h2-(b), returning x: what x is to a, and to b
     h1, h2 = c.hops
     to_a = f"{words(h1.rel_type)} {name}" if h1.direction == "in" else f"{words(h1.rel_type)} of {name}"
-    other = surface(c.end.name or "")
+    other = anchor_text(c.end)
     to_b = f"{words(h2.rel_type)} {other}" if h2.direction == "out" else f"{words(h2.rel_type)} of {other}"
     return with_kind(f"{kinds[0] or 'entity'} {to_a} and {to_b}", kinds[0])
 
@@ -306,6 +329,8 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random, lex: Lexicon) -> str
     rel = words(s.hops[f.var - 1].rel_type) if f.edge else ""
     kind = "" if f.edge or f.var == s.target else words(s.path.node_kind(f.var)[0])
     where = "edge" if f.edge else "own" if f.var == s.target else "linked"
+    if f.op == UNLINKED:
+        return " " + filter_reading(f, kind or words(s.path.node_kind(f.var)[0]), lex)
     if f.op in (EXISTS, ABSENT):
         frames = q.filters[f"{'exists' if f.op == EXISTS else 'absent'}_{where}"]
         return pick(rng, frames).format(rel=rel, kind=kind, prop=prop, has=with_article(prop))

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from lemminflect import getAllLemmas
 
 from app.cypher.candidates import CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.shapes import Filter, Shape
 from app.text import FUNCTION_WORDS, identifier_words
 from app.text2cypher.lexicon import Lexicon
 
@@ -56,14 +56,14 @@ def term_words(term: str) -> tuple[str, ...]:
 def schema_terms(c: CandidateQuery | Shape) -> list[str]:
     """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels), one
     entry per use: a relationship type on two hops is there twice. A node's property key is there without the words
-    it repeats of the node's label (``own_key``)."""
+    it repeats of the node's label (``own_key``). The keys that pick out a stated node are ``identity_terms``."""
     terms = [h.rel_type for h in c.hops]
     if isinstance(c, Shape):
 
         def label(var: int) -> str:
             return c.path.node_kind(var)[0]
 
-        terms += [*c.also, *(f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters)]
+        terms += [*c.also, *(f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters if not picks(f))]
         if c.prop:
             terms.append(c.prop if c.prop_on is not None else own_key(c.prop, label(c.prop_var or c.target)))
     return terms
@@ -72,16 +72,34 @@ def schema_terms(c: CandidateQuery | Shape) -> list[str]:
 @functools.lru_cache(maxsize=4096)
 def own_key(key: str, label: str) -> str:
     """A property key as the words it says beyond its label's (``customerID`` of a ``Customer`` is an "id": the word
-    "customers" names the label, not the key); the key itself where it says nothing more."""
-    mine = set(term_words(label)) if label else set()
-    own = [w for w in term_words(key) if w not in mine]
+    "customers" names the label, not the key; ``deptCode`` of a ``Department`` a "code": a word sharing a stem with
+    the label's is the label's); the key itself where it says nothing more."""
+    mine = term_words(label) if label else ()
+    own = [w for w in term_words(key) if not any(stem_match(w, m) for m in mine)]
     return " ".join(own) if own and len(own) < len(term_words(key)) else key
+
+
+def identity_terms(c: CandidateQuery | Shape) -> list[str]:
+    """The property keys by which a candidate picks out the nodes a question states: a linked anchor's key
+    (``{ip: "10.2.8.254"}``) and the key of a condition equal to a stated text (``WHERE x2.ip = "10.2.8.254"``), one
+    entry per use. The two are one reading of "the interface with IP 10.2.8.254", so they count alike: named when a
+    question word names the key ("with IP ..."), and no miss when none does (a question rarely says "with name")."""
+    path = c if isinstance(c, CandidateQuery) else c.path
+    terms = [a.key for a in (path.anchor, path.end) if a is not None and a.name is not None]
+    if isinstance(c, Shape):
+        terms += [f.key for f in c.filters if picks(f)]
+    return terms
+
+
+def picks(f: Filter) -> bool:
+    """A condition that a node's property equals a text: the question states that node (``identity_terms``)."""
+    return f.op == "=" and not f.edge and not f.listed and isinstance(f.value, str)
 
 
 def shape_terms(c: Shape) -> list[str]:
     """The labels, relationship types and property keys a shape names."""
     labels = [c.path.node_kind(i)[0] for i in range(1, len(c.hops) + 2)]
-    return [lab for lab in labels if lab] + schema_terms(c)
+    return [lab for lab in labels if lab] + schema_terms(c) + [f.key for f in c.filters if picks(f)]
 
 
 class Matcher:
@@ -105,11 +123,14 @@ class Matcher:
         """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
         or "writers"), or the word contains the schema word's first four letters (a compound: ``written`` in
         "screenwriters", ``rating`` in "ratings"), unless it is a word of the question's frame ("list" names no
-        ``LISTENS``). A schema word of two letters is named by itself or its plural only ("IPs" names ``ip``)."""
+        ``LISTENS``), or the word is an adjective comparing by that measure ("longest" names ``duration``: the
+        lexicon's ``measures``). A schema word of two letters is named by itself or its plural only ("IPs" names
+        ``ip``)."""
         if len(term_word) < 3:  # too short for a stem: the word itself or its plural ("IPs")
             return word in (term_word, term_word + "s")
         return (
             stem_match(term_word, word)
+            or any(stem_match(term_word, m) for m in self.lex.measures.get(word, ()))
             or (len(term_word) >= 4 and term_word[:4] in word and word not in self.lex.frame)
             or self.same_verb(term_word, word)
         )
@@ -117,25 +138,29 @@ class Matcher:
     def named(self, term: str, qwords: Sequence[str]) -> bool:
         return any(self.names(w, q) for w in term_words(term) for q in qwords)
 
-    def mentions(self, question: str, terms: Sequence[str]) -> tuple[int, int]:
+    def mentions(self, question: str, terms: Sequence[str], optional: Sequence[str] = ()) -> tuple[int, int]:
         """How many of ``terms`` (one per use) the question mentions, and how many it does not. A term is mentioned
         when one of its content words is named by a question word not already taken by another use (``names``), so
         a path that takes one relationship twice needs it named twice ("the director of X also directed which
         films"). Each of a term's words takes its own question word, so that the words of one phrase name one use
         ("a view count between 50 and 100" names ``view_count`` once: its second use, the upper bound of two
-        conditions, is unnamed)."""
+        conditions, is unnamed). An ``optional`` term counts when a word left over names it, and is no miss when
+        none does (``identity_terms``)."""
         qwords = content_words(question)
         taken: set[int] = set()
-        named = 0
-        for t in terms:
-            took = False
+
+        def took(t: str) -> bool:
+            hit = False
             for w in term_words(t):
                 k = next((j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)), None)
                 if k is not None:
                     taken.add(k)
-                    took = True
-            named += took
-        return named, len(terms) - named
+                    hit = True
+            return hit
+
+        named = sum(took(t) for t in terms)
+        unnamed = len(terms) - named
+        return named + sum(took(t) for t in optional), unnamed
 
     def lexical_overlap(self, c: Shape, qwords: Sequence[str]) -> int:
         """How many of the question's words name one of the shape's labels, relationship types or property keys."""

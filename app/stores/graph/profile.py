@@ -158,6 +158,9 @@ class RelationshipProfile:
     fanout: list[tuple[str, str, int, int]] = field(default_factory=list)
     """(source label, target label, the most targets one source has, the most sources one target has) for each label
     pair of ``endpoints``, over a sample of each side: 1 says one at most ("each comment is on one question")."""
+    categorical: list[str] = field(default_factory=list)
+    """Text properties with few distinct values that many relationships share (a semester, a kind of role): a value
+    of one that a question names is a condition on the relationship ("courses taught in Fall 2023")."""
 
 
 @dataclass
@@ -476,7 +479,8 @@ class SchemaProfiler:
             ends_ = sorted(((a, b, n) for (a, b), n in endpoints[rel].items()), key=lambda e: (-e[2], e[0], e[1]))
             numeric, temporal, boolean = typed_keys(props, set())
             fanout = [(a, b, *await most_linked(rel, a, b)) for a, b, _ in ends_ if a and b]
-            return RelationshipProfile(rel, totals[rel], ends_, props, numeric, temporal, boolean, fanout)
+            categorical = choose_categorical(props, set(), cfg)
+            return RelationshipProfile(rel, totals[rel], ends_, props, numeric, temporal, boolean, fanout, categorical)
 
         async def most_linked(rel: str, a: str, b: str) -> tuple[int, int]:
             out = []
@@ -526,6 +530,20 @@ async def named_nodes(
                 counted[k][lp.label] += 1  # a node of several labels is read once per label: counted once
                 out.setdefault(k, node)
     return [replace(node, count=max(counted[k].values())) for k, node in out.items()]
+
+
+async def relationship_values(
+    graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_values: int, timeout_s: float
+) -> dict[tuple[str, str], list[str]]:
+    """Per ``(relationship type, key)`` of a categorical property of relationships, its distinct values: constants a
+    question may name as a condition on the relationship ("taught in Fall 2023")."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for rp in profile.relationships.values():
+        for key in rp.categorical:
+            q = Q.relationship_value_counts(rp.type, key)
+            rows = await graph.read(namespace, q, max_rows=max_values, timeout_s=timeout_s)
+            out[(rp.type, key)] = [v for r in rows if isinstance(v := r.get("v"), str) and v.strip()]
+    return out
 
 
 async def categorical_values(

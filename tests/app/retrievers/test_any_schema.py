@@ -13,6 +13,7 @@ import pytest
 from app.container import Container
 from app.retrievers.free_cypher import schema_example, schema_text
 from app.retrievers.linking import EntityLinker, NameIndex
+from app.text2cypher.asks import stated_values
 from app.text2cypher.lexicon import load as load_lexicon
 from app.text2cypher.question import question_literals
 
@@ -22,6 +23,7 @@ SUPPLIERS = ["Exotic Liquids", "Harbour Trading", "Tokyo Traders", "Mayumi Foods
 PRODUCTS = ["Chai Tea", "Aniseed Syrup", "Ikura Roe", "Konbu Kelp", "Tofu Blocks", "Pavlova Cake", "Gravad Lax",
             "Rogede Sild", "Spegesild", "Boston Crab Meat", "Chocolade Bar", "Maxilaku Candy"]  # fmt: skip
 CATEGORIES = ["Beverages", "Condiments", "Seafood", "Confections"]
+SHIPPERS = ["Speedy Express", "United Package", "Federal Shipping"]
 
 
 def unix(date: str) -> int:
@@ -58,7 +60,8 @@ def script() -> str:
         lines.append(
             f"CREATE (o:Order {{orderRef: 'ORD-{10248 + i}', orderDate: '{date}', placedAt: {unix(date)}, "
             f"shipCountry: '{COUNTRIES[i % 4]}'}}) WITH o MATCH (p:Product {{productName: '{p}'}}) "
-            f"CREATE (o)-[:ORDERS {{quantity: {rng.randint(1, 40)}, discount: 0.05}}]->(p);"
+            f"CREATE (o)-[:ORDERS {{quantity: {rng.randint(1, 40)}, discount: 0.05, "
+            f"shipVia: '{SHIPPERS[i % 3]}'}}]->(p);"
         )
     return "\n".join(lines) + "\n"
 
@@ -280,11 +283,76 @@ async def test_the_nodes_a_categorical_value_names_are_counted_totalled_and_name
     listed = f'MATCH (x1:Order {{shipCountry: "Japan"}}) RETURN DISTINCT x1.{display} AS name'
     assert listed in texts
     assert {r["name"] for r in await shop.graph.read(NS, listed)} == {r["o"].properties[display] for r in japan}
+    # the value they hold is the question's own: no candidate returns it, and their reading says what it is
+    echo = 'MATCH (x1:Order {shipCountry: "Japan"}) RETURN DISTINCT x1.shipCountry'
+    assert not any(t.startswith(echo) for t in texts)
+    assert e.readings[[c.text for c in e.candidates].index(listed)] == "order with ship country Japan (order)"
+    # conditions hold on the nodes a shared value names, as on every node of a label
+    e = await t2c.enumerate(NS, "How many orders shipped to Japan were placed after 1997?")
+    after = 'MATCH (x1:Order {shipCountry: "Japan"}) WHERE x1.orderDate >= "1998" RETURN count(DISTINCT x1) AS number'
+    assert after in {c.text for c in e.candidates}
+    e = await t2c.enumerate(NS, "Which orders shipped to Japan were placed after 1997?")
+    listed = (
+        f'MATCH (x1:Order {{shipCountry: "Japan"}}) WHERE x1.orderDate >= "1998" RETURN DISTINCT x1.{display} AS name'
+    )
+    assert listed in {c.text for c in e.candidates}
     e = await t2c.enumerate(NS, "What is the latest order date of orders shipped to Japan?")
     assert (
         'MATCH (x1:Order {shipCountry: "Japan"}) WHERE x1.orderDate IS NOT NULL RETURN max(x1.orderDate) AS value'
         in {c.text for c in e.candidates}
     )
+
+
+async def test_a_relationship_value_the_question_names_is_a_condition_on_it(shop: Container) -> None:
+    """``shipVia`` of ``ORDERS`` is categorical (3 values over 30 relationships): "United Package" in a question,
+    unquoted and in any case, is a condition on the relationship; a number inside such a value is none of its own."""
+    profile = await shop.profiler.get(NS)
+    assert profile.relationships["ORDERS"].categorical == ["shipVia"]
+    t2c: Any = shop.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "Which products were ordered with united package?")
+    wanted = (
+        'MATCH (x1:Order)-[r1:ORDERS]->(x2:Product) WHERE r1.shipVia = "United Package" '
+        "RETURN DISTINCT x2.productName AS name"
+    )
+    feats = {c.text: f for c, f in zip(e.candidates, e.features, strict=True)}
+    assert feats[wanted]["constants"] == 1
+    want = await shop.graph.read(
+        NS, "MATCH (:Order)-[:ORDERS {shipVia: 'United Package'}]->(p:Product) RETURN DISTINCT p.productName AS n"
+    )
+    assert {r["name"] for r in await shop.graph.read(NS, wanted)} == {r["n"] for r in want} != set()
+    profiles = await t2c.profiles.get(NS, await t2c.enumerator.schema(NS))
+    profiles.values[("SHIPPED", "term")] = ["Fall 2023", "active"]  # a value with a number; a plain word
+    try:
+        lits = question_literals("Which products were shipped in Fall 2023 by active shippers, more than 2 of them?")
+        stated_values(lits, profiles)
+        assert lits.values == ["Fall 2023"] and lits.numbers == [2.0]
+    finally:
+        del profiles.values[("SHIPPED", "term")]
+
+
+async def test_what_a_node_lacks_is_a_condition_on_its_relationships(shop: Container) -> None:
+    """ "Which products have never been ordered?": the products no ``ORDERS`` reaches (the type a negated word
+    names), not the ones ordered; "suppliers with no products" lack a relationship to a ``Product`` of any type."""
+    t2c: Any = shop.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "Which products have never been ordered?")
+    texts = [c.text for c in e.candidates]
+    wanted = "MATCH (x1:Product) WHERE NOT (x1)<-[:ORDERS]-(:Order) RETURN DISTINCT x1.productName AS name"
+    assert wanted in texts
+    assert e.readings[texts.index(wanted)].endswith("product not orders by any order")
+    want = await shop.graph.read(
+        NS,
+        "MATCH (p:Product) OPTIONAL MATCH (p)<-[r:ORDERS]-() WITH p, count(r) AS k WHERE k = 0 "
+        "RETURN p.productName AS n",
+    )
+    assert {r["name"] for r in await shop.graph.read(NS, wanted)} == {r["n"] for r in want} != set()
+    ordered = await shop.graph.read(NS, "MATCH (p:Product)<-[:ORDERS]-() RETURN DISTINCT p.productName AS n")
+    assert ordered and not {r["n"] for r in want} & {r["n"] for r in ordered}
+    # never the lack of the relationship the pattern itself takes at that node
+    assert not any("(x1:Product)<-[:ORDERS]-" in t and "NOT (x1)<-[:ORDERS]-" in t for t in texts)
+    e = await t2c.enumerate(NS, "Which suppliers have no products?")
+    assert "MATCH (x1:Supplier) WHERE NOT (x1)-[:SUPPLIES]->(:Product) RETURN DISTINCT x1.companyName AS name" in [
+        c.text for c in e.candidates
+    ]
 
 
 async def test_a_count_asked_for_each_of_something_counts_each(shop: Container) -> None:
@@ -298,6 +366,7 @@ async def test_a_count_asked_for_each_of_something_counts_each(shop: Container) 
         "RETURN x2.categoryName AS name, count(DISTINCT x1) AS number ORDER BY number DESC"
     )
     assert feats[grouped]["per_group"] == 1 and feats[grouped]["count_form"] == 1
+    assert e.readings[[c.text for c in e.candidates].index(grouped)].startswith("each ")  # not "top None ..."
     single = "MATCH (x1:Product)-[:PART_OF]->(x2:Category) RETURN count(DISTINCT x1) AS number"
     assert feats[single]["per_group"] == -1
     rows = await shop.graph.read(NS, grouped)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from app.cypher.candidates import Anchor, CandidateQuery
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import ABSENT, EXISTS, Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
@@ -178,3 +178,28 @@ async def test_the_ends_of_a_stated_span_bound_it_together() -> None:
     # a number apart from the span is still a value ("more than 2 replies" beside a span of years elsewhere)
     apart = question_literals("Which tickets have more than 2 replies?")
     assert (await conditions(None, NS, profiles, apart))[("Ticket", False)] == [Filter(0, "reply_count", ">", 2)]
+
+
+def test_what_a_node_lacks_is_named_by_the_type_else_by_the_other_end() -> None:
+    """ "Tickets nobody handled" lack ``HANDLED`` (its type named); "agents without tickets" lack a relationship to
+    a ``Ticket`` (the other end named) unless the negated words state a condition on a property of their own; the
+    lack reads as Cypher each way round, and never beside the relationship the pattern takes there."""
+    from app.cypher.shapes import UNLINKED
+    from app.text2cypher.conditions import takes, unlinked
+    from app.text2cypher.profiles import LabelProfile, Profiles
+
+    profiles = Profiles(
+        {"Ticket": LabelProfile("Ticket", "subject", []), "Agent": LabelProfile("Agent", "handle", [])},
+        links={("Agent", "HANDLED", "Ticket"), ("Agent", "MENTORS", "Agent")},
+    )
+    handled = Filter(0, "HANDLED", UNLINKED, ("in", "Agent"))
+    assert unlinked("Ticket", profiles, question_literals("Which tickets has nobody handled?")) == [handled]
+    lits = question_literals("Which agents have no tickets?")
+    assert unlinked("Agent", profiles, lits) == [Filter(0, "HANDLED", UNLINKED, ("out", "Ticket"))]
+    assert unlinked("Agent", profiles, lits, by_label=False) == []
+    assert unlinked("Agent", profiles, question_literals("Which agents have tickets?")) == []
+    assert replace(handled, var=1).cypher() == "NOT (x1)<-[:HANDLED]-(:Agent)"
+    assert Filter(2, "MENTORS", UNLINKED, ("out", "Agent")).cypher() == "NOT (x2)-[:MENTORS]->(:Agent)"
+    path = CandidateQuery(Anchor(None, "Agent", "handle"), (Hop("HANDLED", "out", "Ticket", "subject"),))
+    assert takes(Shape(path, 2, "list"), replace(handled, var=2))  # the handled tickets, handled by no agent
+    assert not takes(Shape(path, 2, "list"), Filter(1, "HANDLED", UNLINKED, ("in", "Agent")))

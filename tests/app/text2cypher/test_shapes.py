@@ -242,6 +242,12 @@ def test_a_who_question_asks_for_the_doer_of_its_verb() -> None:
     lits = question_literals("Who has the highest average review rating?")
     assert lits.doer is None
     assert (answer_kind(rated, lits), answer_kind(replace(rated, target=2), lits)) == (1, -1)
+    # "who does X <verb> (to)": X does it, and the answer is what it reaches (the one followed, not the follower)
+    lits = question_literals("Who does 'Steven' follow?")
+    assert lits.doer == ("follow", True)
+    assert (answer_kind(followed, lits), answer_kind(replace(followed, target=1, other=2), lits)) == (1, -1)
+    assert question_literals("Who does Ada Whitfield report to?").doer == ("report", True)
+    assert question_literals("Who does the most reviews?").doer is None  # "does" the verb, no name its subject
 
 
 def test_order_intent_follows_the_question_superlative() -> None:
@@ -1574,6 +1580,7 @@ def test_a_key_is_named_by_the_words_it_says_beyond_its_label() -> None:
 
     assert own_key("customerID", "Customer") == "id" and own_key("productName", "Product") == "name"
     assert own_key("unitPrice", "Product") == "unitPrice" and own_key("rack", "Rack") == "rack"
+    assert own_key("deptCode", "Department") == "code" and own_key("staffId", "Professor") == "staffId"
     customer = CandidateQuery(Anchor(None, "Customer", "companyName"), ())
     ids = Shape(customer, 1, "attr", prop="customerID")
     question = "Which customers are from Germany?"
@@ -1594,3 +1601,53 @@ def test_a_list_pinned_to_the_name_the_question_states_echoes_it() -> None:
     assert feature("echoed_answer", Shape(employee, 1, "list", filters=(steven,)), lits) == 1
     assert feature("echoed_answer", Shape(employee, 2, "list", filters=(steven,)), lits) == 0
     assert feature("echoed_answer", Shape(employee, 1, "count", filters=(steven,)), lits) == 0
+
+
+def test_a_property_pinned_by_the_anchor_the_question_states_echoes_it() -> None:
+    """ "Which professors have the rank Associate?": the rank of the professors anchored at ``{rank: "Associate"}``
+    is what the question says; their names are the answer."""
+    anchored = CandidateQuery(Anchor("Associate", "Professor", "rank", display="fullName"), ())
+    lits = question_literals("Which professors have the rank Associate?")
+    assert feature("echoed_answer", Shape(anchored, 1, "attr", prop="rank"), lits) == 1
+    assert feature("echoed_answer", Shape(anchored, 1, "attr", prop="salary"), lits) == 0
+    assert feature("echoed_answer", Shape(anchored, 1, "list"), lits) == 0
+    by_condition = Shape(CandidateQuery(Anchor(None, "Professor", "fullName"), ()), 1, "attr", prop="rank")
+    pinned = Filter(1, "rank", "=", "Associate")
+    assert feature("echoed_answer", replace(by_condition, filters=(pinned,)), lits) == 1
+
+
+def test_an_anchor_key_and_a_condition_on_a_stated_text_read_alike() -> None:
+    """ "Which zone routes to the interface with IP '10.2.8.254'?": the interface anchored at ``{ip: ...}`` and the
+    interfaces with ``WHERE x2.ip = ...`` name ``ip`` alike (``identity_terms``): named where a word names the key, no
+    miss where none does."""
+    hop = (Hop("ROUTES", "in", "Zone", "ip"),)
+    anchored = Shape(CandidateQuery(Anchor("10.2.8.254", "Interface", "ip"), hop), 2, "list")
+    labelled = Shape(
+        CandidateQuery(Anchor(None, "Interface", "ip"), hop), 2, "list", filters=(Filter(1, "ip", "=", "10.2.8.254"),)
+    )
+    named = "Which zone routes to the interface with IP '10.2.8.254'?"
+    unnamed = "Which zone routes to '10.2.8.254'?"
+    for question, score in ((named, 2), (unnamed, 1)):
+        lits = question_literals(question)
+        assert feature("schema_named", anchored, lits, question) == score
+        assert feature("schema_named", labelled, lits, question) == score
+
+
+def test_an_adjective_names_the_measure_it_compares_by() -> None:
+    """ "The 5 longest tracks" rank by a duration, "the best paid professor" by a salary (the lexicon's
+    ``measures``): the adjective names the property as its own word would."""
+    m = question_literals("Find the 5 longest tracks.").match
+    assert m.names("duration", "longest") and m.names("length", "shortest") and m.names("salary", "paid")
+    assert not m.names("duration", "largest") and not m.names("price", "longest")
+    track = CandidateQuery(Anchor(None, "Track", "trackTitle"), ())
+    longest = Shape(track, 1, "top", prop="durationSec", fn="DESC", limit=5)
+    question = "Find the 5 longest tracks."
+    assert feature("schema_named", longest, question_literals(question), question) == 1
+
+
+def test_a_which_question_is_not_answered_by_one_aggregate() -> None:
+    """ "Which tracks did user007 play the most times?": the tracks, not the greatest number of plays."""
+    played = CandidateQuery(Anchor("user007", "Listener", "username"), (Hop("PLAYED", "out", "Track", "trackTitle"),))
+    lits = question_literals("Which tracks did user007 play the most times?")
+    assert feature("answer_kind", Shape(played, 2, "agg", prop="times", prop_on=1, fn="max"), lits) == -1
+    assert feature("answer_kind", Shape(played, 2, "top", prop="times", prop_on=1, fn="DESC", limit=1), lits) == 1
