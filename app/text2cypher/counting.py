@@ -107,8 +107,9 @@ def per_group(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLi
     """What a question asks for each of something (the words after "each" or "per", ``lits.per``): every value of a
     property of ``x{t}`` they name with how many nodes hold it ("how many customers are there in each country"),
     and every ``x{t}`` whose label they name with how many of the other end it is linked to ("the number of products
-    per category") or the average or total of a number of theirs, where the question asks for one ("the average
-    price of products in each category"). All of them, the most first."""
+    per category") or the average or total of a number of theirs or of the relationship it takes, where the question
+    asks for one ("the average price of products in each category", "the average grade of each student"). All of
+    them, the most first."""
     m = lits.match
     prof = profiles.of(path, t)
     props, display = (prof.properties, prof.key) if prof is not None else ([], "")
@@ -121,10 +122,17 @@ def per_group(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLi
     if path.hops and label and m.named(label, lits.per):
         other = other_end(path, t)
         out.append(Shape(path, t, "group", fn="DESC", other=other))
+        aggs = sorted(lits.aggregated & {"avg", "sum"})
         out += [
             Shape(path, t, "group", prop=p.key, prop_var=other, agg=a, fn="DESC")
-            for a in sorted(lits.aggregated & {"avg", "sum"})
+            for a in aggs
             for p in profiles.numeric(path, other)
+        ]
+        on = t - 1 if t >= 2 else 1  # and of the relationship it takes ("the average grade of each student")
+        out += [
+            Shape(path, t, "group", prop=p.key, prop_on=on, agg=a, fn="DESC")
+            for a in aggs
+            for p in profiles.numeric(path, on, edge=True)
         ]
     return out
 

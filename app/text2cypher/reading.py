@@ -137,6 +137,8 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
             rel = " and ".join(words(t) for t in (hop.rel_type, *s.also))
             return node_reading(CandidateQuery(path.anchor, (replace(hop, rel_type=rel),)), target)
     kinds = [words(path.node_kind(i)[0]) for i in range(1, len(path.hops) + 2)]
+    if path.anchor.name is not None and target == 1 and path.hops:  # the anchor's nodes ("each student from X")
+        return with_kind(anchor_text(path.anchor, kinds[0]), kinds[0])
     if path.anchor.name is not None:
         hops = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
         return with_kind(read_path(anchor_text(path.anchor, kinds[0]), hops)[-1], kinds[-1])

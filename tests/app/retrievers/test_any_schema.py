@@ -375,6 +375,21 @@ async def test_a_count_asked_for_each_of_something_counts_each(shop: Container) 
     )
     assert {(r["name"], r["number"]) for r in rows} == {(r["n"], r["k"]) for r in want} and len(rows) == 4
     assert question_literals("Which suppliers know each other?").per == []
+    # a measure of the relationship each takes, over a label's nodes or the nodes a shared value names
+    e = await t2c.enumerate(NS, "What is the average quantity ordered of each product?")
+    by_product = (
+        "MATCH (x1:Order)-[r1:ORDERS]->(x2:Product) WHERE r1.quantity IS NOT NULL "
+        "RETURN x2.productName AS name, avg(r1.quantity) AS value ORDER BY value DESC"
+    )
+    assert by_product in {c.text for c in e.candidates}
+    e = await t2c.enumerate(NS, "What is the total quantity of each order shipped to Japan?")
+    texts = [c.text for c in e.candidates]
+    by_order = (
+        'MATCH (x1:Order {shipCountry: "Japan"})-[r1:ORDERS]->(x2:Product) WHERE r1.quantity IS NOT NULL '
+        "RETURN x1.orderRef AS name, sum(r1.quantity) AS value ORDER BY value DESC"
+    )
+    assert by_order in texts
+    assert e.readings[texts.index(by_order)].startswith("each order with ship country Japan (order)")
 
 
 @pytest.mark.parametrize("mode", ["neighborhood", "react"])
