@@ -155,6 +155,12 @@ class CandidateQuery:
         """How much the query says: its hops (the ``relevance`` scoring prefers the smallest of near-equal ones)."""
         return len(self.hops)
 
+    def linked(self) -> list[tuple[int, Anchor]]:
+        """The path's linked entities with the number of the node each is: the anchor (``x1``) where it has a name,
+        and the entity closing the path."""
+        ends = [(1, self.anchor), *([(len(self.hops) + 1, self.end)] if self.end is not None else [])]
+        return [(var, a) for var, a in ends if a.name is not None]
+
     def node_kind(self, index: int) -> tuple[str, str]:
         """The label (empty when none) and display property of the path's node ``x{index}``."""
         if index == 1:

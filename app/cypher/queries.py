@@ -195,18 +195,13 @@ def display_values(label: str, key: str) -> str:
     return f"MATCH (n:`{lb}`) WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, labels(n) AS labels"
 
 
-def value_counts(label: str, key: str) -> str:
-    """Each distinct ``key`` value of the ``label`` nodes (``v``) and how many nodes hold it (``c``): a categorical
-    property's values, which the linker knows as constants."""
-    lb, k = ident(label, "label"), ident(key, "property key")
-    return f"MATCH (n:`{lb}`) WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, count(*) AS c"
-
-
-def relationship_value_counts(rel_type: str, key: str) -> str:
-    """Each distinct ``key`` value of the ``rel_type`` relationships (``v``) and how many hold it (``c``): a
-    categorical property's values, conditions a question may name."""
-    t, k = ident(rel_type, "relationship type"), ident(key, "property key")
-    return f"MATCH ()-[r:`{t}`]->() WHERE r.`{k}` IS NOT NULL RETURN r.`{k}` AS v, count(*) AS c"
+def value_counts(name: str, key: str, *, edge: bool = False) -> str:
+    """Each distinct ``key`` value of the ``name`` nodes (``edge``: of the relationships of type ``name``) (``v``)
+    and how many hold it (``c``): a categorical property's values, which the linker knows as constants (of a
+    relationship's: conditions a question may name)."""
+    k = ident(key, "property key")
+    element = f"()-[n:`{ident(name, 'relationship type')}`]->()" if edge else f"(n:`{ident(name, 'label')}`)"
+    return f"MATCH {element} WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, count(*) AS c"
 
 
 def relationship_sample(rel_type: str) -> str:

@@ -118,9 +118,8 @@ def echoed_answer(f: Facts) -> int:
         key = c.prop
     else:
         return 0
-    path, last = c.path, len(c.path.hops) + 1
     pinned = {x.key for x in c.filters if not x.edge and x.var == c.target and x.op == "="}
-    pinned |= {a.key for a, var in ((path.anchor, 1), (path.end, last)) if a is not None and a.name and var == c.target}
+    pinned |= {a.key for var, a in c.path.linked() if var == c.target}
     return int(key in pinned)
 
 

@@ -326,7 +326,7 @@ def _attributes(
     prof = profiles.of(path, t) if node else None
     if prof is not None:
         # nor the key a linked anchor is pinned by: every value of it is the one the question states
-        pinned = {a.key for a, v in ((path.anchor, 1), (path.end, len(path.hops) + 1)) if a and a.name and v == t}
+        pinned = {a.key for var, a in path.linked() if var == t}
         out += [
             Shape(path, t, "attr", prop=p.key, listed=p.kind == "list")
             for p in prof.properties

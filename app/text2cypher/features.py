@@ -106,7 +106,7 @@ def constants_used(f: Facts) -> int:
     limit, or as a linked entity's name: a query that ignores what the question states is rarely its query."""
     c, lits = f.candidate, f.lits
     path = c if isinstance(c, CandidateQuery) else c.path
-    quoted = sum(1 for a in (path.anchor, path.end) if a is not None and a.name is not None and a.name in lits.texts)
+    quoted = sum(1 for _, a in path.linked() if a.name in lits.texts)
     if isinstance(c, CandidateQuery):
         return quoted
     values: set[object] = set()

@@ -224,7 +224,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             passive=frozenset(w.get("passive", [])),
             time_words=time_words,
             order_words=order_words,
-            measures={str(k): tuple(v) for k, v in data["measures"].items()},
+            measures={str(w): tuple(g["measures"]) for g in data["measures"] for w in g["words"]},
             comparisons=comparisons,
             max_limit=int(data["max_limit"]),
             patterns=patterns,

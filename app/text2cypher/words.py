@@ -85,7 +85,7 @@ def identity_terms(c: CandidateQuery | Shape) -> list[str]:
     entry per use. The two are one reading of "the interface with IP 10.2.8.254", so they count alike: named when a
     question word names the key ("with IP ..."), and no miss when none does (a question rarely says "with name")."""
     path = c if isinstance(c, CandidateQuery) else c.path
-    terms = [a.key for a in (path.anchor, path.end) if a is not None and a.name is not None]
+    terms = [a.key for _, a in path.linked()]
     if isinstance(c, Shape):
         terms += [f.key for f in c.filters if picks(f)]
     return terms

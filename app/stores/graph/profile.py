@@ -540,7 +540,7 @@ async def relationship_values(
     out: dict[tuple[str, str], list[str]] = {}
     for rp in profile.relationships.values():
         for key in rp.categorical:
-            q = Q.relationship_value_counts(rp.type, key)
+            q = Q.value_counts(rp.type, key, edge=True)
             rows = await graph.read(namespace, q, max_rows=max_values, timeout_s=timeout_s)
             out[(rp.type, key)] = [v for r in rows if isinstance(v := r.get("v"), str) and v.strip()]
     return out
