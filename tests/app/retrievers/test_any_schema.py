@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from app.container import Container
+from app.cypher.candidates import Anchor, CandidateQuery, Hop, hops_from_rows
 from app.retrievers.free_cypher import schema_example, schema_text
 from app.retrievers.linking import EntityLinker, NameIndex
 from app.text2cypher.asks import stated_values
@@ -405,3 +406,27 @@ async def test_a_mode_that_starts_from_a_node_says_when_the_question_names_none(
     empty = {"question": "Which orders are the oldest?", "namespace": "nothing_here", "mode": mode}
     body = (await client.post("/retrieve", json=empty)).json()
     assert body["items"] == [], body
+
+
+async def test_a_path_from_a_name_many_nodes_share_extends_as_from_each(container: Container) -> None:
+    """The extension read of a path from a name many nodes share (an application deployed 30 times under one name,
+    each an instance of one software) reads the end node once, and keeps the pair semantics: an edge back to another
+    node of the name is a hop (another instance of the software), an edge back to the path's own anchor node is
+    not (the software of a name one node holds)."""
+    lines = ["CREATE (:Software {name: 'webapp'})-[:DEPENDS_ON]->(:Software {name: 'java'});"]
+    lines += [
+        "MATCH (s:Software {name: 'webapp'}) CREATE (:Application {name: 'webapp', pid: %d})-[:INSTANCE]->(s);" % i
+        for i in range(30)
+    ]
+    lines += ["MATCH (s:Software {name: 'java'}) CREATE (:Application {name: 'solo'})-[:INSTANCE]->(s);"]
+    await container.ingestor.ingest_cypher("shared_anchor", "\n".join(lines) + "\n")
+    t2c: Any = container.retrievers["text2cypher"]
+    display = await t2c.enumerator.display("shared_anchor")
+
+    async def hops(name: str) -> set[tuple[str, str, str]]:
+        path = CandidateQuery(Anchor(name, "Application"), (Hop("INSTANCE", "out", "Software", "name"),))
+        rows = await container.graph.read("shared_anchor", path.extension_query(display), {"nodes": 1000})
+        return {(h.rel_type, h.direction, h.label) for h in hops_from_rows(rows, display)}
+
+    assert await hops("webapp") == {("DEPENDS_ON", "out", "Software"), ("INSTANCE", "in", "Application")}
+    assert await hops("solo") == {("DEPENDS_ON", "in", "Software")}
