@@ -35,7 +35,9 @@ from typing import Any, Literal
 from app.cypher.queries import ENTITY_LABEL, cypher_string, ident
 from app.cypher.schema import visible_labels
 
-Direction = Literal["out", "in"]
+Direction = Literal["out", "in", "both"]
+"""Which way a hop takes its relationship: leaving the node before it, entering it, or either (a relationship
+that holds both ways, stored in one: ``Lexicon.reciprocal``)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class Hop:
 
     def arrow(self, var: str = "") -> str:
         t = ident(self.rel_type, "relationship type")
+        if self.direction == "both":
+            return f"-[{var}:{t}]-"
         return f"-[{var}:{t}]->" if self.direction == "out" else f"<-[{var}:{t}]-"
 
     def node(self, var: str) -> str:

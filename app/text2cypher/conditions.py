@@ -198,6 +198,9 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
     # a condition on the property the shape aggregates or orders by says what the aggregate already says; and quoted
     # text that names the shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there,
     # no tagline condition with 'speed' as well)
+    # where the pattern takes a relationship either way between two nodes of one kind, its ends are alike: the answers
+    # are x1, and a name x1 itself equals would count or list that one node (the other end is the one named)
+    pinned = s.path.node_kind(s.target)[1] if any(h.direction == "both" for h in s.hops) else None
     name = (s.anchor.name or "").lower()
     return [
         f
@@ -206,6 +209,7 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
         and not (f.op == UNLINKED and takes(s, f))
         and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge))
         and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
+        and not (f.var == s.target and f.key == pinned and f.op == "=" and not f.edge)
     ]
 
 

@@ -18,6 +18,7 @@ from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, redundant
 from app.text2cypher.counting import by_count, chains, other_end, per_group
+from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
@@ -64,13 +65,15 @@ class ShapeEnumerator:
         score: Scorer,
         entities: Sequence[CandidateQuery] = (),
         longer: Sequence[CandidateQuery] = (),
+        joined: Sequence[CandidateQuery] = (),
     ) -> tuple[int, int]:
         """Hand the question's shapes (base, then with conditions) to ``score``, which scores and keeps them; return
         how many base shapes there were (the bound's first stage, for the trace) and how many shapes
-        ``shape_budget`` and ``condition_budget`` dropped. ``entities``, ``longer``: see :meth:`base_shapes`."""
+        ``shape_budget`` and ``condition_budget`` dropped. ``entities``, ``longer``, ``joined``: see
+        :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
         chain_paths = chains(schema, profiles, lits)
-        base = self.base_shapes(schema, profiles, paths, lits, entities, longer, chain_paths)
+        base = self.base_shapes(schema, profiles, paths, lits, entities, longer, chain_paths, joined)
         enumerated = len(base)
         # the plain lists of a label's nodes (or a pattern's ends), which take the conditions below whether or not the
         # budget lets the cross-encoder read them bare ("the first 3 questions with a view count between 50 and
@@ -147,13 +150,15 @@ class ShapeEnumerator:
         entities: Sequence[CandidateQuery] = (),
         longer: Sequence[CandidateQuery] = (),
         chain_paths: Sequence[CandidateQuery] | None = None,
+        joined: Sequence[CandidateQuery] = (),
     ) -> list[Shape]:
         """Every label-anchored shape, the measures of the entity-anchored ``paths``, and the values of the
         ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
         of The Matrix") and the relationships joining two of them (one hop closed by the second entity: "the roles
         of Keanu Reeves in The Matrix"). ``longer``: entity-anchored paths too long for measures, whose answers are
         only ranked by how many of what reaches them they have. ``chain_paths``: ``counting.chains``, where the caller
-        has them already."""
+        has them already. ``joined``: the paths through a node two linked entities share, whose shared nodes are
+        listed with a limit and counted ("the first 3 movies X and Y acted in together")."""
         ks = answer_counts(lits)
         # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
         # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
@@ -167,6 +172,10 @@ class ShapeEnumerator:
         for triple in schema.triples:
             a, b = labels.get(triple.source), labels.get(triple.target)
             if a is None or b is None:
+                continue
+            if a.label == b.label and lits.lex.reciprocal_type(triple.rel_type):  # either way: x1 and x2 alike
+                hop = Hop(triple.rel_type, "both", b.label, b.key)
+                patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1], ()))
                 continue
             hop = Hop(triple.rel_type, "out", b.label, b.key)
             patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2], ()))
@@ -245,7 +254,9 @@ class ShapeEnumerator:
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
-                    if lits.asks_variety:  # "the actors with the most diverse roles": how many different values
+                    # "the actors with the most diverse roles": how many different values (not "the number of
+                    # different movies", which counts the movies)
+                    if lits.asks_variety and not lits.match.named(path.node_kind(other)[0], lits.varied):
                         owners = [(1, None, rel), (None, other, profiles.of(path, other))]
                         out += [
                             Shape(path, t, "group", prop=p.key, prop_on=on, prop_var=var, fn=d, limit=k, distinct=True)
@@ -271,13 +282,16 @@ class ShapeEnumerator:
             end = len(path.hops) + 1  # reaches them ("who has commented the most on questions tagged X")
             if len(path.hops) >= 2 and not profiles.one_each(path, end, end - 1):
                 out += [Shape(path, end, "group", fn=d, other=end - 1, limit=k) for d in ("DESC", "ASC") for k in ks]
+        for path in joined:  # what two linked entities share: the first k of it, how many
+            out += [Shape(path, path.return_index, "list", limit=k) for k in lits.limits]
+            out += [Shape(path, path.return_index, "count")] if lits.asks_count else []
         for path in entities:  # what a linked entity is, and how two of them are linked
             out += _attributes(path, 1, profiles, node=not path.hops)
             if not path.hops and profiles.shared(path.anchor):  # the nodes a value names, how many, their totals
                 out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
                 out += _measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
-                out += _schema_counts(schema, profiles, path.anchor)  # people reviewed X": 0)
+                out += _schema_counts(schema, profiles, path.anchor, lits.lex)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
             out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
             own = profiles.of(path, 1)
@@ -342,7 +356,7 @@ def _attributes(
     return out + [replace(s, paired=True) for s in out] if paired else out
 
 
-def _schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor) -> list[Shape]:
+def _schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor, lex: Lexicon) -> list[Shape]:
     """How many nodes the linked entity is linked to by each relationship type its label takes part in (the
     schema's, not only the ones this entity has: a count of none is an answer)."""
     labels = profiles.labels
@@ -352,7 +366,7 @@ def _schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor) -> l
             hops[Hop(t.rel_type, "out", t.target, labels[t.target].key)] = None
         if t.target == anchor.label and t.source in labels:
             hops[Hop(t.rel_type, "in", t.source, labels[t.source].key)] = None
-    return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in hops]
+    return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in either_way(list(hops), anchor.label, lex)]
 
 
 def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:
@@ -393,3 +407,16 @@ def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape
         return shapes[:k]
     order = sorted(range(len(shapes)), key=lambda i: -scores[i])
     return [shapes[i] for i in order[:k]]
+
+
+def either_way(hops: list[Hop], kind: str, lex: Lexicon) -> list[Hop]:
+    """``hops`` leaving a node of label ``kind``, where a relationship type that holds both ways (``COLLABORATED_WITH``:
+    ``Lexicon.reciprocal_type``) between two nodes of that kind is one hop either way, not one per stored direction
+    ("the artists who collaborated with X" are those X collaborated with, and those who collaborated with X)."""
+    out: list[Hop] = []
+    for h in hops:
+        if kind and h.label == kind and h.direction != "both" and lex.reciprocal_type(h.rel_type):
+            h = replace(h, direction="both")
+        if h not in out:
+            out.append(h)
+    return out

@@ -38,7 +38,7 @@ from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.asks import asked_kind, first_k, stated_values
 from app.text2cypher.config import Text2CypherConfig
-from app.text2cypher.enumerate_shapes import ShapeEnumerator
+from app.text2cypher.enumerate_shapes import ShapeEnumerator, either_way
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, question_literals
@@ -217,6 +217,7 @@ class Enumerator:
             ranked = [out.candidates[i] for i in order]
             best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
             longer = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) == 3]
+            joined = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is not None and len(c.hops) == 2]
             entities = [CandidateQuery(a, ()) for a in anchors]
             if profiles.rels:  # what the relationship between two linked entities says: only where it says something
                 with ctx.stage("candidate_enumeration"):
@@ -231,7 +232,14 @@ class Enumerator:
                 prior=lambda shapes, said: ranker.prior(features.compute(shapes, said.said, said)),
             )
             out.base_shapes, out.pruned = await shapes.enumerate(
-                namespace, schema, lits, best[: cfg.shape_paths], add, entities, longer[: cfg.shape_paths]
+                namespace,
+                schema,
+                lits,
+                best[: cfg.shape_paths],
+                add,
+                entities,
+                longer[: cfg.shape_paths],
+                joined[: cfg.shape_paths],
             )
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
         # label-anchored shapes of a question the graph knows nothing about
@@ -300,6 +308,7 @@ class Enumerator:
         (``time.monotonic()``; the question's ``extension_budget_s``) goes to ``unextended``."""
         sem = asyncio.Semaphore(8)
         display = await self.display(namespace)
+        lex = self.lex
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
             async with sem:
@@ -319,7 +328,7 @@ class Enumerator:
                     unextended.append(c)
                     return []
             out = []
-            for h in hops_from_rows(rows, display):
+            for h in either_way(hops_from_rows(rows, display), c.hops[-1].label if c.hops else c.anchor.label, lex):
                 if len(c.hops) >= 2 and c.hops[-1].rel_type == c.hops[-2].rel_type == h.rel_type:
                     continue  # turning back twice on one relationship type re-finds a shorter path's answers
                 out.append(CandidateQuery(c.anchor, (*c.hops, h)))

@@ -190,7 +190,11 @@ def turned_back(c: Candidate) -> list[str]:
     if not isinstance(c, CandidateQuery):
         return []
     pairs = zip(c.hops, c.hops[1:], strict=False)
-    return [a.rel_type for a, b in pairs if a.rel_type == b.rel_type and a.direction != b.direction]
+    return [
+        a.rel_type
+        for a, b in pairs
+        if a.rel_type == b.rel_type and a.direction != b.direction and "both" not in (a.direction, b.direction)
+    ]
 
 
 @feature("shares", FOR)

@@ -111,6 +111,9 @@ class Lexicon:
     """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     passive: frozenset[str]
     """Words that end a relationship type named in the passive (``WRITTEN_BY``): its doer is the node it points to."""
+    reciprocal: frozenset[str]
+    """Words of a relationship type's name that say it holds both ways (``COLLABORATED_WITH``, ``MARRIED_TO``): between
+    two nodes of one kind its stored direction says nothing, and a path takes it either way (``reciprocal_type``)."""
     time_words: dict[str, tuple[str, ...]]
     """Superlatives that order by a point in time, per direction (``DESC``: the latest first)."""
     order_words: dict[str, tuple[str, ...]]
@@ -172,6 +175,10 @@ class Lexicon:
         )
         return frozenset(w.lower() for ws in listed for w in ws)
 
+    def reciprocal_type(self, rel_type: str) -> bool:
+        """Whether a relationship type's name says it holds both ways (a word of it is ``reciprocal``)."""
+        return any(w in self.reciprocal for w in identifier_words(rel_type).lower().split())
+
     def value_asked(self, key: str) -> re.Pattern[str]:
         """Where a question asks for the values of property ``key`` by its words (``value_asked``, ``{key}`` the
         key's words: "the IPs of ...", "and their IPs")."""
@@ -222,6 +229,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             agent_suffixes=(*w["agent_suffixes"], *endings),
             copulas=frozenset(w["copulas"]),
             passive=frozenset(w.get("passive", [])),
+            reciprocal=frozenset(w.get("reciprocal", [])),
             time_words=time_words,
             order_words=order_words,
             measures={str(w): tuple(g["measures"]) for g in data["measures"] for w in g["words"]},

@@ -126,6 +126,9 @@ class QuestionLiterals:
     asks_variety: bool = False
     """Whether it asks how varied something is ("the most diverse roles", "the most distinct titles"): rankings by
     how many different values each answer has (``Shape.distinct``)."""
+    varied: list[str] = field(default_factory=list)
+    """The word right after the one that asks for variety ("movies" in "by the number of different movies"): where
+    it names the kind of node counted, the different nodes are counted, not the values of a property."""
     asks_which: bool = False
     """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
     by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
@@ -242,7 +245,9 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.asks_names = P["names"].search(P["divisor"].sub(" ", question)) is not None
     out.asks_who = P["opens_who"].match(bare) is not None
     out.asks_which = P["opens_which"].match(bare) is not None
-    out.asks_variety = P["variety"].search(bare) is not None
+    variety = P["variety"].search(bare)
+    out.asks_variety = variety is not None
+    out.varied = list(content_words(bare[variety.end() :])[:1]) if variety is not None else []
     out.asks_length = P["length"].search(bare) is not None
     out.asks_more = P["more"].search(bare) is not None
     who = P["who"].match(bare)

@@ -22,6 +22,9 @@ from app.text import STOPWORDS, surface
 from app.text import identifier_words as words
 from app.text2cypher.lexicon import Lexicon
 
+REVERSED: dict[Direction, Direction] = {"out": "in", "in": "out", "both": "both"}
+"""A hop's direction seen from its other end."""
+
 
 def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[str]:
     """A relation path read the way questions phrase it, from its end back to the start: one phrase per prefix
@@ -29,6 +32,7 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
 
     * ``X -directed_by-> ?`` is "directed by of X"; ``X <-written_by- ?`` is "movie written by X" (the kind of the
       reached nodes, "entity" when unknown); nested hop by hop: "release year of movie written by X";
+    * a hop either way (``both``) reads as one entering: "artist collaborated with X";
     * a hop that turns straight back along the relation it came by reads as sharing: ``X -r-> v <-r- ?`` is "other
       movie with the same r as X", ``X <-r- v -r-> ?`` is "other person r of the same movie as X" (not twice in a
       row: the second turn-back reads as a plain hop).
@@ -37,14 +41,14 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
     shared = False
     for i, (name, d, kind) in enumerate(hops):
         what = kind or "entity"
-        back = i > 0 and not shared and hops[i - 1][:2] == (name, "in" if d == "out" else "out")
+        back = i > 0 and not shared and d != "both" and hops[i - 1][:2] == (name, REVERSED[d])
         if back and d == "in":
             phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
         elif back:
             phrase = f"other {what} {words(name)} of the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
         elif d == "out":
             phrase = f"{words(name)} of {phrases[-1]}"
-        else:
+        else:  # "in", or "both": "artist collaborated with X"
             phrase = f"{what} {words(name)} {phrases[-1]}"
         phrases.append(phrase)
         shared = back
@@ -53,7 +57,7 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
 
 def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:
     """A relation seen from its source node, in words (``in``: ``is <rel> of``), with the target's kind."""
-    return with_kind(words(rel) if direction == "out" else f"is {words(rel)} of", target_kind)
+    return with_kind(words(rel) if direction != "in" else f"is {words(rel)} of", target_kind)
 
 
 def with_kind(text: str, kind: str) -> str:
@@ -136,6 +140,8 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
             hop = path.hops[0]
             rel = " and ".join(words(t) for t in (hop.rel_type, *s.also))
             return node_reading(CandidateQuery(path.anchor, (replace(hop, rel_type=rel),)), target)
+    if path.end is not None and len(path.hops) == 2 and target == 2:  # what two linked entities share
+        return join_reading(path)
     kinds = [words(path.node_kind(i)[0]) for i in range(1, len(path.hops) + 2)]
     if path.anchor.name is not None and target == 1 and path.hops:  # the anchor's nodes ("each student from X")
         return with_kind(anchor_text(path.anchor, kinds[0]), kinds[0])
@@ -148,7 +154,7 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     # "user provided answer answered a question" (a chain)
     if target == 1:  # seen from the other end
         steps: list[tuple[str, Direction, str]] = [
-            (h.rel_type, "in" if h.direction == "out" else "out", k)
+            (h.rel_type, REVERSED[h.direction], k)
             for h, k in zip(reversed(path.hops), reversed(kinds[:-1]), strict=True)
         ]
         return with_kind(read_path(f"a {kinds[-1]}", steps)[-1], kinds[0])
@@ -243,12 +249,19 @@ def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     if c.end is None:
         hops = [(h.rel_type, h.direction, k) for h, k in zip(c.hops, kinds, strict=True)]
         return with_kind(read_path(name, hops)[-1], kinds[-1])
-    # (a)-h1-(x)-h2-(b), returning x: what x is to a, and to b
+    return join_reading(c)
+
+
+def join_reading(c: CandidateQuery) -> str:
+    """A path (a)-h1-(x)-h2-(b) between two linked entities, returning x: what x is to a, and to b ("movie acted in
+    of Keanu Reeves and acted in of Laurence Fishburne (movie)")."""
+    assert c.end is not None
     h1, h2 = c.hops
+    kind = words(h1.label) if h1.label else ""
+    name, other = anchor_text(c.anchor), anchor_text(c.end)
     to_a = f"{words(h1.rel_type)} {name}" if h1.direction == "in" else f"{words(h1.rel_type)} of {name}"
-    other = anchor_text(c.end)
     to_b = f"{words(h2.rel_type)} {other}" if h2.direction == "out" else f"{words(h2.rel_type)} of {other}"
-    return with_kind(f"{kinds[0] or 'entity'} {to_a} and {to_b}", kinds[0])
+    return with_kind(f"{kind or 'entity'} {to_a} and {to_b}", kind)
 
 
 # --- the questions tune trains on ----------------------------------------------------------------------------------
@@ -287,7 +300,7 @@ def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
     phrases = read_path(surface(c.anchor.name or ""), hops)
     last = c.hops[-1]
     turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
-    if turns_back and c.hops[-2].direction != last.direction and rng.random() < 0.5:
+    if turns_back and c.hops[-2].direction != last.direction and last.direction in q.turn_back and rng.random() < 0.5:
         return rng.choice(q.turn_back[last.direction]).format(
             k=_plural(hops[-1][2], rng, lex), r=said[last.rel_type], x=phrases[-3], v=hops[-2][2]
         )

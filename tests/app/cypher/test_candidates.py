@@ -42,7 +42,8 @@ def test_unlabelled_hops_and_the_queries_that_extend_and_join_paths() -> None:
     assert CandidateQuery(a, ()).extension_query().startswith('MATCH (x1:Entity {name: "Kismet"}) WITH x1, x1 AS e ')
     assert c.extension_query().startswith(
         'MATCH (x1:Entity {name: "Kismet"})-[r1:DIRECTED_BY]->(x2) WHERE x2 <> x1 '
-        "WITH DISTINCT x1, x2 AS e LIMIT $nodes WITH e, collect(x1) AS s MATCH (e)-[r]-(y) WHERE (size(s) > 1 OR y <> s[0])"
+        "WITH DISTINCT x1, x2 AS e LIMIT $nodes WITH e, collect(x1) AS s "
+        "MATCH (e)-[r]-(y) WHERE (size(s) > 1 OR y <> s[0])"
     )
     assert "RETURN DISTINCT type(r1) AS t1" in a.connecting_query(Anchor("Jane", "Person"))
     rows = [

@@ -415,7 +415,7 @@ async def test_a_path_from_a_name_many_nodes_share_extends_as_from_each(containe
     not (the software of a name one node holds)."""
     lines = ["CREATE (:Software {name: 'webapp'})-[:DEPENDS_ON]->(:Software {name: 'java'});"]
     lines += [
-        "MATCH (s:Software {name: 'webapp'}) CREATE (:Application {name: 'webapp', pid: %d})-[:INSTANCE]->(s);" % i
+        f"MATCH (s:Software {{name: 'webapp'}}) CREATE (:Application {{name: 'webapp', pid: {i}}})-[:INSTANCE]->(s);"
         for i in range(30)
     ]
     lines += ["MATCH (s:Software {name: 'java'}) CREATE (:Application {name: 'solo'})-[:INSTANCE]->(s);"]
@@ -430,3 +430,31 @@ async def test_a_path_from_a_name_many_nodes_share_extends_as_from_each(containe
 
     assert await hops("webapp") == {("DEPENDS_ON", "out", "Software"), ("INSTANCE", "in", "Application")}
     assert await hops("solo") == {("DEPENDS_ON", "in", "Software")}
+
+
+async def test_a_relationship_that_holds_both_ways_is_taken_either_way(container: Container) -> None:
+    """A relationship type whose name says it holds both ways (``COLLABORATED_WITH``: the lexicon's ``reciprocal``)
+    between two nodes of one kind is one hop either way: "who has X collaborated with" holds the artists X
+    collaborated with and those who collaborated with X, however each pair was stored. A type that says nothing
+    of the kind (``FOLLOWS``) keeps its directions."""
+    lines = [
+        "CREATE (:Artist {artistName: 'Kojo Beats'}), (:Artist {artistName: 'Neon Orchard'}),"
+        " (:Artist {artistName: 'Frost Harbor'}), (:Artist {artistName: 'Echo Parade'});",
+        "MATCH (a:Artist {artistName: 'Neon Orchard'}), (b:Artist {artistName: 'Kojo Beats'})"
+        " CREATE (a)-[:COLLABORATED_WITH]->(b), (a)-[:FOLLOWS]->(b);",
+        "MATCH (a:Artist {artistName: 'Kojo Beats'}), (b:Artist {artistName: 'Frost Harbor'})"
+        " CREATE (a)-[:COLLABORATED_WITH]->(b), (a)-[:FOLLOWS]->(b);",
+    ]
+    await container.ingestor.ingest_cypher("reciprocal", "\n".join(lines) + "\n")
+    t2c: Any = container.retrievers["text2cypher"]
+    e = await t2c.enumerate("reciprocal", "Which artists have collaborated with 'Kojo Beats'?")
+    texts = [c.text for c in e.candidates]
+    either = 'MATCH (x1:Artist {artistName: "Kojo Beats"})-[:COLLABORATED_WITH]-(x2:Artist) RETURN x2.artistName'
+    assert either in texts and not any("-[:COLLABORATED_WITH]->" in t or "<-[:COLLABORATED_WITH]-" in t for t in texts)
+    assert {r["x2.artistName"] for r in await container.graph.read("reciprocal", either)} == {
+        "Neon Orchard",
+        "Frost Harbor",
+    }
+    assert e.readings[texts.index(either)] == "artist collaborated with Kojo Beats (artist)"
+    assert any('(x1:Artist {artistName: "Kojo Beats"})<-[:FOLLOWS]-(x2:Artist)' in t for t in texts)
+    assert any('(x1:Artist {artistName: "Kojo Beats"})-[:FOLLOWS]->(x2:Artist)' in t for t in texts)

@@ -17,6 +17,7 @@ from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
+from app.text2cypher.conditions import filters_for
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
 from app.text2cypher.profiles import LabelProfile, Profiles, Property
@@ -1651,3 +1652,60 @@ def test_a_which_question_is_not_answered_by_one_aggregate() -> None:
     lits = question_literals("Which tracks did user007 play the most times?")
     assert feature("answer_kind", Shape(played, 2, "agg", prop="times", prop_on=1, fn="max"), lits) == -1
     assert feature("answer_kind", Shape(played, 2, "top", prop="times", prop_on=1, fn="DESC", limit=1), lits) == 1
+
+
+def test_what_two_linked_entities_share_is_listed_with_a_limit_and_counted() -> None:
+    """A path through a node two linked entities share (the tickets two agents both handled) is listed with the
+    question's limit and counted where the question asks how many, read as what the node is to each."""
+    profiles, schema = helpdesk(("Agent", "HANDLED", "Ticket"))
+    hop = Hop("HANDLED", "out", "Ticket", "subject")
+    joined = CandidateQuery(Anchor("ana", "Agent", "handle"), (hop, Hop("HANDLED", "in", "Agent", "handle")))
+    joined = replace(joined, end=Anchor("bo", "Agent", "handle"))
+    lits = question_literals("How many tickets did 'ana' and 'bo' handle together, and which are the first 2?")
+    shapes = [s for s in ShapeEnumerator.base_shapes(schema, profiles, [], lits, joined=[joined]) if s.path == joined]
+    assert {(s.kind, s.target, s.limit) for s in shapes} == {("list", 2, 2), ("count", 2, None)}
+    listed = next(s for s in shapes if s.kind == "list")
+    assert listed.text == (
+        'MATCH (x1:Agent {handle: "ana"})-[:HANDLED]->(x2:Ticket)<-[:HANDLED]-(x3:Agent {handle: "bo"}) '
+        "RETURN DISTINCT x2.subject AS name LIMIT 2"
+    )
+    assert reading(listed, lexicon.load()) == "first 2 ticket handled of ana and handled of bo (ticket)"
+    which = question_literals("Which 2 tickets did 'ana' and 'bo' handle?")
+    shapes = [s for s in ShapeEnumerator.base_shapes(schema, profiles, [], which, joined=[joined]) if s.path == joined]
+    assert [(s.kind, s.limit) for s in shapes] == [("list", 2)]
+
+
+def test_a_label_pattern_of_a_relationship_that_holds_both_ways_is_one_pattern() -> None:
+    """Between two nodes of one kind a relationship type that holds both ways is one label-anchored pattern taken
+    either way, asked of its first node (the second is alike), and a name that node itself equals is no condition
+    of it (it would count that one node)."""
+    profiles, schema = helpdesk(("Agent", "PAIRED_WITH", "Agent"), ("Agent", "HANDLED", "Ticket"))
+    lits = question_literals("How many agents has 'ana' paired with?")
+    shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    paired = [s for s in shapes if s.hops and s.hops[0].rel_type == "PAIRED_WITH"]
+    assert paired and {(s.hops[0].direction, s.target) for s in paired} == {("both", 1)}
+    count = next(s for s in paired if s.kind == "count")
+    assert count.text == "MATCH (x1:Agent)-[:PAIRED_WITH]-(x2:Agent) RETURN count(DISTINCT x1) AS number"
+    named = Filter(1, "handle", "=", "ana")
+    conditions = {("Agent", False): [named]}
+    assert [f.var for f in filters_for(count, conditions, profiles)] == [2]
+    handled = [s for s in shapes if s.hops and s.hops[0].rel_type == "HANDLED"]
+    assert {s.hops[0].direction for s in handled} == {"out"}
+
+
+def test_the_number_of_different_things_counts_the_things() -> None:
+    """The agents "with the most different tickets" are ranked by how many tickets (a kind of node) each has, not by
+    how many different values of a property; those "with the most diverse priorities" by how many different values."""
+    keys = {"Agent": "handle", "Ticket": "subject"}
+    props = {"Ticket": [Property("Ticket", "subject", "text"), Property("Ticket", "priority", "number", 1.0, 5.0)]}
+    profiles = Profiles(labels={k: LabelProfile(k, v, props.get(k, [])) for k, v in keys.items()})
+    schema = GraphSchema(triples=[SchemaTriple("Agent", "HANDLED", "Ticket")])
+    for question, varied in [
+        ("Who are the 3 agents with the most different tickets handled?", False),
+        ("Who are the 3 agents with the most diverse priorities handled?", True),
+    ]:
+        lits = question_literals(question)
+        assert lits.asks_variety
+        shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+        assert any(s.kind == "group" and s.distinct for s in shapes) == varied, question
+        assert any(s.kind == "group" and s.prop is None and s.other == 2 for s in shapes)  # the tickets counted
