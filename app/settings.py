@@ -226,7 +226,9 @@ class RerankerSettings(BaseModel):
     sleep, so another busy process keeps its core: ``onnxmodels``)."""
     batch_size: int | None = Field(None, ge=1, le=1024)
     """Most pairs per forward pass (sorted by length first); unset = 32 for an ONNX model, 16 for a
-    sentence-transformers one."""
+    sentence-transformers one. The packaged INT8 model quantizes its activations once per pass, so a pair's score
+    moves a little with the other pairs of its pass (mean 0.18 logits over text2cypher's readings); 1 makes scores
+    repeatable at about 1.5 times the ranking time (reports/summary.md, Session 34)."""
     batch_tokens: int = Field(256, ge=1, le=1_000_000)
     """ONNX: most padded tokens (pairs x the longest) per forward pass; fastest on a CPU for passages and short path
     readings alike (measured: see ``onnxmodels``)."""
