@@ -368,7 +368,11 @@ class Shape:
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]
-        if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct:  # count() skips nulls
+        # count() skips nulls; a condition on the property that it holds a value says so already
+        bounded = any(
+            f.key == self.prop and self.owns_prop(f.var, edge=f.edge) and f.op != ABSENT for f in self.filters
+        )
+        if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct and not bounded:
             conds.append(f"{self._prop_ref()} IS NOT NULL")
         key = self.list_order[0] if self.list_order is not None else None
         if key is not None and not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):

@@ -1709,3 +1709,18 @@ def test_the_number_of_different_things_counts_the_things() -> None:
         shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
         assert any(s.kind == "group" and s.distinct for s in shapes) == varied, question
         assert any(s.kind == "group" and s.prop is None and s.other == 2 for s in shapes)  # the tickets counted
+
+
+def test_an_ordering_takes_a_bound_on_the_property_it_orders_by() -> None:
+    """The top 5 tickets "with a priority below 3" are ordered by priority among those below 3: an ordering takes a
+    condition on the property it orders by; an aggregate of a property takes none on it."""
+    keys = {"Agent": "handle", "Ticket": "subject"}
+    props = {"Ticket": [Property("Ticket", "priority", "number", 1.0, 5.0)]}
+    profiles = Profiles(labels={k: LabelProfile(k, v, props.get(k, [])) for k, v in keys.items()})
+    tickets = CandidateQuery(Anchor(None, "Ticket", "subject"), ())
+    below = Filter(1, "priority", "<", 3)
+    conditions = {("Ticket", False): [below]}
+    top = Shape(tickets, 1, "top", prop="priority", fn="DESC", limit=5)
+    assert filters_for(top, conditions, profiles) == [below]
+    assert filters_for(Shape(tickets, 1, "agg", prop="priority", fn="max"), conditions, profiles) == []
+    assert "WHERE x1.priority < 3" in replace(top, filters=(below,)).text
