@@ -40,6 +40,12 @@ Direction = Literal["out", "in", "both"]
 that holds both ways, stored in one: ``Lexicon.reciprocal``)."""
 
 
+def goes_back(first: Direction, then: Direction) -> bool:
+    """Whether a hop in direction ``then`` right after one in ``first`` on the same relationship type goes straight
+    back along it (``X -r-> v <-r- ?``); a hop either way never does."""
+    return "both" not in (first, then) and first != then
+
+
 @dataclass(frozen=True)
 class Display:
     """Which property names a node: per label (the namespace's schema profile, ``app/stores/graph/profile.py``), and

@@ -256,6 +256,10 @@ class Shape:
         """Whether ``prop`` belongs to node ``x{var}`` (``edge``: to relationship ``r{var}``)."""
         return var == self.prop_on if edge else self.prop_on is None and var == (self.prop_var or self.target)
 
+    def on_prop(self, f: Filter) -> bool:
+        """Whether condition ``f`` is on the property the shape aggregates or orders by."""
+        return f.key == self.prop and self.owns_prop(f.var, edge=f.edge)
+
     def ordered_by(self) -> int | None:
         """The node other than the target that a ``top``'s property belongs to, or that its relationship's property
         links the target to; None when the target owns the property."""
@@ -369,9 +373,7 @@ class Shape:
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]
         # count() skips nulls; a condition on the property that it holds a value says so already
-        bounded = any(
-            f.key == self.prop and self.owns_prop(f.var, edge=f.edge) and f.op != ABSENT for f in self.filters
-        )
+        bounded = any(self.on_prop(f) and f.op != ABSENT for f in self.filters)
         if self.kind in ("top", "agg", "group", "common") and self.prop and not self.distinct and not bounded:
             conds.append(f"{self._prop_ref()} IS NOT NULL")
         key = self.list_order[0] if self.list_order is not None else None

@@ -196,11 +196,11 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
     for var, hop in enumerate(s.hops, start=1):
         out += [replace(c, var=var, edge=True) for c in conditions.get((hop.rel_type, True), [])]
     # a condition on the property the shape aggregates says what the aggregate already says (not on the one it orders
-    # by: "the 5 latest movies released before 1985" bounds the ordering's property); and quoted
-    # text that names the shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there,
-    # no tagline condition with 'speed' as well)
-    # where the pattern takes a relationship either way between two nodes of one kind, its ends are alike: the answers
-    # are x1, and a name x1 itself equals would count or list that one node (the other end is the one named)
+    # by: "the 5 latest movies released before 1985" bounds the ordering's property); quoted text that names the
+    # shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there, no tagline condition
+    # with 'speed' as well); and where the pattern takes a relationship either way between two nodes of one kind, its
+    # ends are alike: the answers are x1, and a name x1 itself equals would count or list that one node (the other end
+    # is the one named)
     pinned = s.path.node_kind(s.target)[1] if any(h.direction == "both" for h in s.hops) else None
     name = (s.anchor.name or "").lower()
     return [
@@ -208,7 +208,7 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
         for f in out
         if f not in s.filters
         and not (f.op == UNLINKED and takes(s, f))
-        and not (f.key == s.prop and s.owns_prop(f.var, edge=f.edge) and s.kind != "top")
+        and not (s.on_prop(f) and s.kind != "top")
         and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
         and not (f.var == s.target and f.key == pinned and f.op == "=" and not f.edge)
     ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.cypher.candidates import CandidateQuery
+from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
@@ -190,11 +190,7 @@ def turned_back(c: Candidate) -> list[str]:
     if not isinstance(c, CandidateQuery):
         return []
     pairs = zip(c.hops, c.hops[1:], strict=False)
-    return [
-        a.rel_type
-        for a, b in pairs
-        if a.rel_type == b.rel_type and a.direction != b.direction and "both" not in (a.direction, b.direction)
-    ]
+    return [a.rel_type for a, b in pairs if a.rel_type == b.rel_type and goes_back(a.direction, b.direction)]
 
 
 @feature("shares", FOR)

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.cypher.candidates import Anchor, CandidateQuery, Direction
+from app.cypher.candidates import Anchor, CandidateQuery, Direction, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Filter, Shape
 from app.text import STOPWORDS, surface
 from app.text import identifier_words as words
@@ -41,7 +41,7 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
     shared = False
     for i, (name, d, kind) in enumerate(hops):
         what = kind or "entity"
-        back = i > 0 and not shared and d != "both" and hops[i - 1][:2] == (name, REVERSED[d])
+        back = i > 0 and not shared and hops[i - 1][0] == name and goes_back(hops[i - 1][1], d)
         if back and d == "in":
             phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
         elif back:
@@ -300,7 +300,7 @@ def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
     phrases = read_path(surface(c.anchor.name or ""), hops)
     last = c.hops[-1]
     turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
-    if turns_back and c.hops[-2].direction != last.direction and last.direction in q.turn_back and rng.random() < 0.5:
+    if turns_back and goes_back(c.hops[-2].direction, last.direction) and rng.random() < 0.5:
         return rng.choice(q.turn_back[last.direction]).format(
             k=_plural(hops[-1][2], rng, lex), r=said[last.rel_type], x=phrases[-3], v=hops[-2][2]
         )
