@@ -13,12 +13,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import AGGREGATES, Shape
+from app.cypher.shapes import Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, redundant
 from app.text2cypher.counting import by_count, chains, other_end, per_group
-from app.text2cypher.lexicon import Lexicon
+from app.text2cypher.measures import attributes, commons, measures, schema_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
@@ -212,10 +212,10 @@ class ShapeEnumerator:
                     continue
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
-                out += _measures(path, t, profiles, ks, timed)
-                out += _attributes(path, t, profiles, paired=True)
+                out += measures(path, t, profiles, ks, timed)
+                out += attributes(path, t, profiles, paired=True)
                 if lits.superlative:  # "the 3 most common taglines"
-                    out += _commons(path, t, profiles, ks, lits.order)
+                    out += commons(path, t, profiles, ks, lits.order)
                 if lits.superlative and path.hops:  # the targets by what they are linked to: "who directed the
                     other = other_end(path, t)  # oldest movie"
                     out += [
@@ -274,10 +274,10 @@ class ShapeEnumerator:
         for path in chains(schema, profiles, lits) if chain_paths is None else chain_paths:
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
-            out += _measures(path, len(path.hops) + 1, profiles, ks, timed)
-            out += _attributes(path, len(path.hops) + 1, profiles, paired=True)
+            out += measures(path, len(path.hops) + 1, profiles, ks, timed)
+            out += attributes(path, len(path.hops) + 1, profiles, paired=True)
             if lits.superlative:  # "the most common roles in X"
-                out += _commons(path, len(path.hops) + 1, profiles, ks, lits.order)
+                out += commons(path, len(path.hops) + 1, profiles, ks, lits.order)
         for path in [*paths, *longer] if lits.superlative else []:  # the answers with the most (fewest) of what
             end = len(path.hops) + 1  # reaches them ("who has commented the most on questions tagged X")
             if len(path.hops) >= 2 and not profiles.one_each(path, end, end - 1):
@@ -286,12 +286,12 @@ class ShapeEnumerator:
             out += [Shape(path, path.return_index, "list", limit=k) for k in lits.limits]
             out += [Shape(path, path.return_index, "count")] if lits.asks_count else []
         for path in entities:  # what a linked entity is, and how two of them are linked
-            out += _attributes(path, 1, profiles, node=not path.hops)
+            out += attributes(path, 1, profiles, node=not path.hops)
             if not path.hops and profiles.shared(path.anchor):  # the nodes a value names, how many, their totals
                 out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
-                out += _measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
+                out += measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
-                out += _schema_counts(schema, profiles, path.anchor, lits.lex)  # people reviewed X": 0)
+                out += schema_counts(schema, profiles, path.anchor, lits.lex)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")
             out += [Shape(path, len(path.hops) + 1, "list", limit=k) for k in lits.limits]
             own = profiles.of(path, 1)
@@ -302,85 +302,6 @@ class ShapeEnumerator:
                     if p.key != own.key
                 ]
         return out
-
-
-def _measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
-    """How many of node ``x{t}`` there are, aggregates of its numeric properties (and of its last relationship's),
-    the top ``k`` by each. ``timed``: the question has a time superlative, and orderings and aggregates of a year are
-    read as points in time (``Shape.temporal``)."""
-    out = [Shape(path, t, "count")]
-    owners: list[tuple[int | None, list[Property]]] = [(None, profiles.ordered(path, t))]
-    if path.hops and (path.anchor.name is None or t == len(path.hops) + 1):
-        owners.append((len(path.hops), profiles.ordered(path, len(path.hops), edge=True)))
-    for on, ordered in owners:
-        out += [
-            Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
-            for p in ordered
-            for fn in AGGREGATES
-            if not (fn == "sum" and p.temporal)  # a sum of years means nothing
-            and (p.kind == "number" or fn in ("min", "max"))  # of dates as text: the earliest and the latest
-        ]
-        out += [
-            Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on, temporal=timed and p.temporal)
-            for p in ordered
-            for d in ("DESC", "ASC")
-            for k in ks
-        ]
-    return out
-
-
-def _attributes(
-    path: CandidateQuery, t: int, profiles: Profiles, *, node: bool = True, paired: bool = False
-) -> list[Shape]:
-    """The values of node ``x{t}``'s properties (``node``; its display property is what a list returns) and of the
-    properties of the relationship next to it (the one that reaches it, or the first one when ``t`` is 1): "the
-    birth years of ...", "the roles of Keanu Reeves in The Matrix". ``paired``: also each node with its value ("the
-    actors of X and their roles")."""
-    out: list[Shape] = []
-    prof = profiles.of(path, t) if node else None
-    if prof is not None:
-        # nor the key a linked anchor is pinned by: every value of it is the one the question states
-        pinned = {a.key for var, a in path.linked() if var == t}
-        out += [
-            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list")
-            for p in prof.properties
-            if p.key != prof.key and p.key not in pinned
-        ]
-    if path.hops:
-        on = t - 1 if t >= 2 else 1
-        rel = profiles.of(path, on, edge=True)
-        out += [
-            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list")
-            for p in (rel.properties if rel else [])
-        ]
-    return out + [replace(s, paired=True) for s in out] if paired else out
-
-
-def _schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor, lex: Lexicon) -> list[Shape]:
-    """How many nodes the linked entity is linked to by each relationship type its label takes part in (the
-    schema's, not only the ones this entity has: a count of none is an answer)."""
-    labels = profiles.labels
-    hops: dict[Hop, None] = {}
-    for t in schema.triples:
-        if t.source == anchor.label and t.target in labels:
-            hops[Hop(t.rel_type, "out", t.target, labels[t.target].key)] = None
-        if t.target == anchor.label and t.source in labels:
-            hops[Hop(t.rel_type, "in", t.source, labels[t.source].key)] = None
-    return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in either_way(list(hops), anchor.label, lex)]
-
-
-def _commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:
-    """The most and least frequent values of ``_attributes``' properties, all of them in that order ("the most common
-    roles in X") or the first ``k`` ("the 3 most common taglines", "the most common tagline"); a list property's
-    elements counted one by one. ``order``: the direction the question asks for, when it says one (else both)."""
-    limits: list[int | None] = [None, *ks]
-    directions = [order] if order is not None else ["DESC", "ASC"]
-    return [
-        replace(a, kind="common", fn=d, limit=k)
-        for a in _attributes(path, t, profiles)
-        for d in directions
-        for k in limits
-    ]
 
 
 def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prior: Prior | None = None) -> list[Shape]:
@@ -407,16 +328,3 @@ def _best(shapes: list[Shape], scores: list[float] | None, k: int) -> list[Shape
         return shapes[:k]
     order = sorted(range(len(shapes)), key=lambda i: -scores[i])
     return [shapes[i] for i in order[:k]]
-
-
-def either_way(hops: list[Hop], kind: str, lex: Lexicon) -> list[Hop]:
-    """``hops`` leaving a node of label ``kind``, where a relationship type that holds both ways (``COLLABORATED_WITH``:
-    ``Lexicon.reciprocal_type``) between two nodes of that kind is one hop either way, not one per stored direction
-    ("the artists who collaborated with X" are those X collaborated with, and those who collaborated with X)."""
-    out: list[Hop] = []
-    for h in hops:
-        if kind and h.label == kind and h.direction != "both" and lex.reciprocal_type(h.rel_type):
-            h = replace(h, direction="both")
-        if h not in out:
-            out.append(h)
-    return out

@@ -38,8 +38,9 @@ from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.asks import asked_kind, first_k, stated_values
 from app.text2cypher.config import Text2CypherConfig
-from app.text2cypher.enumerate_shapes import ShapeEnumerator, either_way
+from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
+from app.text2cypher.measures import either_way
 from app.text2cypher.profiles import PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import example_text, reading, with_examples

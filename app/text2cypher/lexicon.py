@@ -29,8 +29,8 @@ _CI = re.IGNORECASE
 
 @dataclass(frozen=True, eq=False)
 class Asking:
-    """How ``tune`` asks its training questions (the lexicon's ``[questions]`` table; ``reading.path_question``,
-    ``reading.shape_question``): frames and phrases, one drawn at random where there are several."""
+    """How ``tune`` asks its training questions (the lexicon's ``[questions]`` table; ``phrasing.path_question``,
+    ``phrasing.shape_question``): frames and phrases, one drawn at random where there are several."""
 
     path: tuple[str, ...]
     outer: tuple[str, ...]

@@ -8,7 +8,7 @@ questions: the graph itself provides the training pairs (as TARGA and BYOKG do).
    of each length.
 3. **Answers**: each candidate runs; it is kept when it returns between 1 and ``max_answers`` distinct answers and
    not the same answers as a shorter candidate of the same anchor (that question would be ambiguous between them).
-4. **Questions**: each kept candidate is asked in the words the retriever reads it in (``app.text2cypher.reading``:
+4. **Questions**: each kept candidate is asked in the words the retriever reads it in (``app.text2cypher.phrasing``:
    ``path_question``, ``shape_question``: its reading, the reading the cross-encoder scores, in one of the generic
    question frames of the lexicon's ``[questions]`` table, "what are the ... ?", "name the ...").
 4b. **Paraphrases** (``app.training.paraphrase``): a local instruction model rewrites a sample of the questions;
@@ -48,10 +48,10 @@ from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import Settings
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.enumeration import anchor_labels
+from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.rank import RANKER_FILE
-from app.text2cypher.reading import path_question, shape_question
 from app.training.ranker import scored_groups, tuned_ranker
 
 HELD_MIN_PAIRS = 100

@@ -824,11 +824,11 @@ async def test_a_property_question_answers_with_its_value(
 
 def test_no_sum_of_years() -> None:
     """Years are summed by no shape (their sum means nothing); their average, least and greatest stay."""
-    from app.text2cypher.enumerate_shapes import _measures
+    from app.text2cypher.measures import measures
     from app.text2cypher.profiles import LabelProfile, Profiles, Property
 
     prof = LabelProfile("Author", "name", [Property("Author", "born", "number", 1948, 1990, (1948, 1961, 1990))])
-    fns = {s.fn for s in _measures(CandidateQuery(AUTHOR, ()), 1, Profiles({"Author": prof}), [1], False)}
+    fns = {s.fn for s in measures(CandidateQuery(AUTHOR, ()), 1, Profiles({"Author": prof}), [1], False)}
     assert "sum" not in fns and {"avg", "min", "max"} <= fns
 
 
@@ -1056,7 +1056,7 @@ def test_tuning_states_values_and_list_sizes() -> None:
     """Tuning phrases a property's values, its most common values and a condition on a list's size in words."""
     import random
 
-    from app.text2cypher.reading import shape_question
+    from app.text2cypher.phrasing import shape_question
 
     rng = random.Random(5)
     critic = CandidateQuery(Anchor(None, "Critic", "name"), (Hop("REVIEWED", "out", "Book", "title"),))
@@ -1073,7 +1073,7 @@ def test_tuning_states_an_ordering_by_a_linked_node() -> None:
     of the oldest book; never as "the oldest authors"."""
     import random
 
-    from app.text2cypher.reading import shape_question
+    from app.text2cypher.phrasing import shape_question
 
     by_book = Shape(WROTE, 1, "top", prop="published", fn="ASC", limit=1, prop_var=2, temporal=True)
     said = {shape_question(by_book, random.Random(i), EN) for i in range(40)}

@@ -16,8 +16,8 @@ from app.cypher.shapes import Shape
 from app.errors import InvalidInputError
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
+from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.question import question_literals
-from app.text2cypher.reading import path_question, shape_question
 from app.training.ranker import NAMES, Group, blinded, fit, hits_at_1, in_relevance_units, learn, save
 
 WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))

@@ -16,7 +16,7 @@ from app.llm.local import LocalLLM
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.text2cypher import lexicon
-from app.text2cypher.reading import path_question
+from app.text2cypher.phrasing import path_question
 from app.training.selftune import anchor_of, build_pairs, tune
 from tests.conftest import SABLE, ingest_demo, make_settings
 

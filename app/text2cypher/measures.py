@@ -1,0 +1,108 @@
+"""What a pattern's answers can be asked, for the shape enumerator (``enumerate_shapes.py``): how many there are,
+aggregates and orderings of their numbers (``measures``), the values of their properties and of the relationship
+next to them (``attributes``), the most and least common of those values (``commons``), and how many nodes a linked
+entity reaches by each relationship type of its label (``schema_counts``). ``either_way``: a relationship that holds
+both ways is one hop, not one per stored direction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import AGGREGATES, Shape
+from app.stores.graph.base import GraphSchema
+from app.text2cypher.lexicon import Lexicon
+from app.text2cypher.profiles import Profiles, Property
+
+
+def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
+    """How many of node ``x{t}`` there are, aggregates of its numeric properties (and of its last relationship's),
+    the top ``k`` by each. ``timed``: the question has a time superlative, and orderings and aggregates of a year are
+    read as points in time (``Shape.temporal``)."""
+    out = [Shape(path, t, "count")]
+    owners: list[tuple[int | None, list[Property]]] = [(None, profiles.ordered(path, t))]
+    if path.hops and (path.anchor.name is None or t == len(path.hops) + 1):
+        owners.append((len(path.hops), profiles.ordered(path, len(path.hops), edge=True)))
+    for on, ordered in owners:
+        out += [
+            Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
+            for p in ordered
+            for fn in AGGREGATES
+            if not (fn == "sum" and p.temporal)  # a sum of years means nothing
+            and (p.kind == "number" or fn in ("min", "max"))  # of dates as text: the earliest and the latest
+        ]
+        out += [
+            Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_on=on, temporal=timed and p.temporal)
+            for p in ordered
+            for d in ("DESC", "ASC")
+            for k in ks
+        ]
+    return out
+
+
+def attributes(
+    path: CandidateQuery, t: int, profiles: Profiles, *, node: bool = True, paired: bool = False
+) -> list[Shape]:
+    """The values of node ``x{t}``'s properties (``node``; its display property is what a list returns) and of the
+    properties of the relationship next to it (the one that reaches it, or the first one when ``t`` is 1): "the
+    birth years of ...", "the roles of Keanu Reeves in The Matrix". ``paired``: also each node with its value ("the
+    actors of X and their roles")."""
+    out: list[Shape] = []
+    prof = profiles.of(path, t) if node else None
+    if prof is not None:
+        # nor the key a linked anchor is pinned by: every value of it is the one the question states
+        pinned = {a.key for var, a in path.linked() if var == t}
+        out += [
+            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list")
+            for p in prof.properties
+            if p.key != prof.key and p.key not in pinned
+        ]
+    if path.hops:
+        on = t - 1 if t >= 2 else 1
+        rel = profiles.of(path, on, edge=True)
+        out += [
+            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list")
+            for p in (rel.properties if rel else [])
+        ]
+    return out + [replace(s, paired=True) for s in out] if paired else out
+
+
+def schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor, lex: Lexicon) -> list[Shape]:
+    """How many nodes the linked entity is linked to by each relationship type its label takes part in (the
+    schema's, not only the ones this entity has: a count of none is an answer)."""
+    labels = profiles.labels
+    hops: dict[Hop, None] = {}
+    for t in schema.triples:
+        if t.source == anchor.label and t.target in labels:
+            hops[Hop(t.rel_type, "out", t.target, labels[t.target].key)] = None
+        if t.target == anchor.label and t.source in labels:
+            hops[Hop(t.rel_type, "in", t.source, labels[t.source].key)] = None
+    return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in either_way(list(hops), anchor.label, lex)]
+
+
+def commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:
+    """The most and least frequent values of ``attributes``' properties, all of them in that order ("the most common
+    roles in X") or the first ``k`` ("the 3 most common taglines", "the most common tagline"); a list property's
+    elements counted one by one. ``order``: the direction the question asks for, when it says one (else both)."""
+    limits: list[int | None] = [None, *ks]
+    directions = [order] if order is not None else ["DESC", "ASC"]
+    return [
+        replace(a, kind="common", fn=d, limit=k)
+        for a in attributes(path, t, profiles)
+        for d in directions
+        for k in limits
+    ]
+
+
+def either_way(hops: list[Hop], kind: str, lex: Lexicon) -> list[Hop]:
+    """``hops`` leaving a node of label ``kind``, where a relationship type that holds both ways (``COLLABORATED_WITH``:
+    ``Lexicon.reciprocal_type``) between two nodes of that kind is one hop either way, not one per stored direction
+    ("the artists who collaborated with X" are those X collaborated with, and those who collaborated with X)."""
+    out: list[Hop] = []
+    for h in hops:
+        if kind and h.label == kind and h.direction != "both" and lex.reciprocal_type(h.rel_type):
+            h = replace(h, direction="both")
+        if h not in out:
+            out.append(h)
+    return out
