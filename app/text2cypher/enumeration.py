@@ -176,29 +176,48 @@ class Enumerator:
 
         level = [CandidateQuery(a, ()) for a in anchors]
         deadline = time.monotonic() + cfg.extension_budget_s
-        for _ in range(cfg.max_hops if level else 0):
-            failed: list[CandidateQuery] = []
-            with ctx.stage("candidate_enumeration"):
-                nxt = await self._extend(namespace, level, failed, deadline)
-            if failed:
-                out.unextended += len(failed)
-                ctx.warn(
-                    f"text2cypher: {len(failed)} path(s) not extended: the graph read took too long, or the "
-                    "question's time for extension reads was spent"
-                )
-            room = cfg.max_candidates - len(out.candidates)
-            if len(nxt) > room:
-                nxt, out.truncated = nxt[: max(0, room)], True
-            scores = await add(nxt)
-            if scores is not None:
-                level = [nxt[i] for i in sorted(range(len(nxt)), key=lambda i: -scores[i])]
-            else:
-                level = rng.sample(nxt, len(nxt)) if rng is not None else nxt
-            if len(level) > cfg.expand_beam:
-                out.unextended += len(level) - cfg.expand_beam
-                level = level[: cfg.expand_beam]
-            if out.truncated or not level:
-                break
+        ahead: asyncio.Task[list[list[CandidateQuery]]] | None = None  # the next level's reads, under way
+        ahead_failed: list[CandidateQuery] = []
+        order: list[int] = []
+        try:
+            for hop in range(cfg.max_hops if level else 0):
+                failed: list[CandidateQuery] = []
+                with ctx.stage("candidate_enumeration"):
+                    if ahead is None:
+                        groups = await self._extend(namespace, level, failed, deadline)
+                    else:  # read while the cross-encoder read the level before; in that level's order now
+                        got, failed, ahead = await ahead, ahead_failed, None
+                        groups = [got[i] for i in order]
+                nxt = [c for g in groups for c in g]
+                if failed:
+                    out.unextended += len(failed)
+                    ctx.warn(
+                        f"text2cypher: {len(failed)} path(s) not extended: the graph read took too long, or the "
+                        "question's time for extension reads was spent"
+                    )
+                room = cfg.max_candidates - len(out.candidates)
+                if len(nxt) > room:
+                    nxt, out.truncated = nxt[: max(0, room)], True
+                # a level the beam keeps whole is extended whatever its scores say (they only order it): its reads
+                # start now, while the cross-encoder reads it, and are put in the scores' order after
+                if hop + 1 < cfg.max_hops and not out.truncated and 0 < len(nxt) <= cfg.expand_beam:
+                    ahead_failed = []
+                    ahead = asyncio.create_task(self._extend(namespace, nxt, ahead_failed, deadline))
+                scores = await add(nxt)
+                order = list(range(len(nxt)))
+                if scores is not None:
+                    order.sort(key=scores.__getitem__, reverse=True)
+                elif rng is not None:
+                    order = rng.sample(order, len(order))
+                level = [nxt[i] for i in order]
+                if len(level) > cfg.expand_beam:
+                    out.unextended += len(level) - cfg.expand_beam
+                    level = level[: cfg.expand_beam]
+                if out.truncated or not level:
+                    break
+        finally:
+            if ahead is not None and not ahead.done():
+                ahead.cancel()
         if len(anchors) > 1 and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 joins = await self._connecting(namespace, anchors)
@@ -303,8 +322,9 @@ class Enumerator:
 
     async def _extend(
         self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery], deadline: float
-    ) -> list[CandidateQuery]:
-        """Every path of ``level`` extended by each relationship type and direction leaving its end nodes; a path
+    ) -> list[list[CandidateQuery]]:
+        """Every path of ``level`` extended by each relationship type and direction leaving its end nodes (one list
+        per path, in ``level``'s order); a path
         whose extension read fails (past the query deadline, over the memory cap) or would start after ``deadline``
         (``time.monotonic()``; the question's ``extension_budget_s``) goes to ``unextended``."""
         sem = asyncio.Semaphore(8)
@@ -335,7 +355,7 @@ class Enumerator:
                 out.append(CandidateQuery(c.anchor, (*c.hops, h)))
             return out
 
-        return [c for group in await asyncio.gather(*(grow(c) for c in level)) for c in group]
+        return list(await asyncio.gather(*(grow(c) for c in level)))
 
     async def _connecting(self, namespace: str, anchors: list[Anchor]) -> list[CandidateQuery]:
         """Paths (a)-h1-(x)-h2-(b) between two linked entities, returning x (intersections: "which player plays

@@ -119,6 +119,40 @@ async def test_path_extensions_keep_to_the_question_budget(
     assert SABLE in {c.text for c in e.candidates}  # the one-hop path, read within the budget
 
 
+async def test_the_next_level_is_read_while_the_cross_encoder_reads_this_one(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level of paths the beam keeps whole is extended whatever its scores: its extension reads start while the
+    cross-encoder scores it, and the longer paths still come in its scores' order (the best path's first)."""
+    graph, enumerator = t2c.enumerator.graph, t2c.enumerator
+    read = graph.read
+    events: list[str] = []
+
+    async def reads(namespace: str, query: str, *args: Any, **kwargs: Any) -> Any:
+        if " AS out" in query:  # an extension read
+            events.append("read")
+        return await read(namespace, query, *args, **kwargs)
+
+    async def scores(question: str, texts: list[str], ctx: Any) -> list[float]:
+        events.append("scoring")
+        await asyncio.sleep(0.2)  # a cross-encoder at work
+        events.append("scored")
+        return [float(i) for i in range(len(texts))]  # the last read the most relevant: the reverse order
+
+    monkeypatch.setattr(graph, "read", reads)
+    monkeypatch.setattr(enumerator, "rerank", scores)
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"shapes": False, "answer_examples": 0}))
+    e = await t2c.enumerate("demo", "Which manufacturer built the Sable Class?")
+    first = events.index("scoring")  # the one-hop paths
+    assert events[first + 1] == "read" and events.index("scored") > first + 1
+    paths = [c for c in e.candidates if isinstance(c, CandidateQuery)]
+    one = [c for c in paths if len(c.hops) == 1]
+    two = [c.hops[0] for c in paths if len(c.hops) == 2]
+    assert len(one) > 1 and two
+    parents = list(dict.fromkeys(two))
+    assert parents == [c.hops[0] for c in reversed(one) if c.hops[0] in parents]
+
+
 async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
     """Lines through the city where Selvane Main Line's operator is headquartered: the path comes back to the line
     itself through distinct edges (relationship uniqueness does not stop it); the executed query excludes it."""
