@@ -3,7 +3,8 @@
 1. Paths from the linked entities, breadth-first: each extended by the relationship types and directions that
    actually leave the nodes it reaches (labels name the hops only where the graph has them), so every candidate
    matches something when it is built. On dense graphs only the ``expand_beam`` most relevant paths of one length
-   are extended further, and ``max_candidates`` bounds the total.
+   are extended further, and ``max_candidates`` bounds the total. A level the beam keeps whole is extended while
+   the cross-encoder scores it (its scores only order it).
 2. The paths joining two linked entities, and the relationships between them.
 3. The shapes (``enumerate_shapes.py``): counts, aggregates, conditions, orderings, most/fewest, label-anchored.
 4. A preview of the answers of paths whose answers have no label, read again with a few of them.
@@ -49,6 +50,12 @@ PREVIEW_ROWS = 10
 """Rows read per previewed candidate (rows are paths: one answer may fill several)."""
 MIN_READ_S = 0.05
 """An extension read with less time than this left of the question's budget is not made."""
+
+
+def _settled(task: asyncio.Task[Any]) -> None:
+    """Take a finished task's error, so that nobody is told it was never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 class Progress(Protocol):
@@ -216,8 +223,9 @@ class Enumerator:
                 if out.truncated or not level:
                     break
         finally:
-            if ahead is not None and not ahead.done():
+            if ahead is not None:  # an error ended the loop: the reads under way are not wanted, nor their errors
                 ahead.cancel()
+                ahead.add_done_callback(_settled)
         if len(anchors) > 1 and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 joins = await self._connecting(namespace, anchors)

@@ -128,9 +128,12 @@ async def test_the_next_level_is_read_while_the_cross_encoder_reads_this_one(
     read = graph.read
     events: list[str] = []
 
+    slow: list[float] = []
+
     async def reads(namespace: str, query: str, *args: Any, **kwargs: Any) -> Any:
         if " AS out" in query:  # an extension read
             events.append("read")
+            await asyncio.sleep(sum(slow))
         return await read(namespace, query, *args, **kwargs)
 
     async def scores(question: str, texts: list[str], ctx: Any) -> list[float]:
@@ -151,6 +154,17 @@ async def test_the_next_level_is_read_while_the_cross_encoder_reads_this_one(
     assert len(one) > 1 and two
     parents = list(dict.fromkeys(two))
     assert parents == [c.hops[0] for c in reversed(one) if c.hops[0] in parents]
+
+    async def broken(question: str, texts: list[str], ctx: Any) -> list[float]:
+        await asyncio.sleep(0.05)
+        raise RuntimeError("the scorer broke")
+
+    monkeypatch.setattr(enumerator, "rerank", broken)  # an error while the next level's (slow) reads are under way
+    slow.append(2.0)
+    with pytest.raises(RuntimeError):
+        await t2c.enumerate("demo", "Which manufacturer built the Sable Class?")
+    await asyncio.sleep(0.05)
+    assert not [t for t in asyncio.all_tasks() if "_extend" in repr(t.get_coro())]  # they were called off
 
 
 async def test_answers_never_include_the_linked_entity(t2c: Text2CypherRetriever) -> None:
