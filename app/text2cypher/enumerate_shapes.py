@@ -18,7 +18,7 @@ from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, redundant
 from app.text2cypher.counting import by_count, chains, other_end, per_group
-from app.text2cypher.measures import attributes, commons, measures, schema_counts
+from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
@@ -173,11 +173,10 @@ class ShapeEnumerator:
             a, b = labels.get(triple.source), labels.get(triple.target)
             if a is None or b is None:
                 continue
-            if a.label == b.label and lits.lex.reciprocal_type(triple.rel_type):  # either way: x1 and x2 alike
-                hop = Hop(triple.rel_type, "both", b.label, b.key)
+            (hop,) = either_way([Hop(triple.rel_type, "out", b.label, b.key)], a.label, lits.lex)
+            if hop.direction == "both":  # either way: x1 and x2 alike
                 patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1], ()))
                 continue
-            hop = Hop(triple.rel_type, "out", b.label, b.key)
             patterns.append((CandidateQuery(Anchor(None, a.label, a.key), (hop,)), [1, 2], ()))
             pairs.setdefault((a.label, b.label), []).append(triple.rel_type)
         # a relationship made a node, two types of one verb: (User)-[COMMENTED]->(Comment)-[COMMENTED_ON]->(Question)

@@ -332,9 +332,9 @@ class Enumerator:
         self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery], deadline: float
     ) -> list[list[CandidateQuery]]:
         """Every path of ``level`` extended by each relationship type and direction leaving its end nodes (one list
-        per path, in ``level``'s order); a path
-        whose extension read fails (past the query deadline, over the memory cap) or would start after ``deadline``
-        (``time.monotonic()``; the question's ``extension_budget_s``) goes to ``unextended``."""
+        per path, in ``level``'s order); a path whose extension read fails (past the query deadline, over the memory
+        cap) or would start after ``deadline`` (``time.monotonic()``; the question's ``extension_budget_s``) goes to
+        ``unextended``."""
         sem = asyncio.Semaphore(8)
         display = await self.display(namespace)
         lex = self.lex

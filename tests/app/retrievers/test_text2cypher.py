@@ -127,8 +127,7 @@ async def test_the_next_level_is_read_while_the_cross_encoder_reads_this_one(
     graph, enumerator = t2c.enumerator.graph, t2c.enumerator
     read = graph.read
     events: list[str] = []
-
-    slow: list[float] = []
+    slow: list[float] = []  # how long an extension read takes (none, then 2 s)
 
     async def reads(namespace: str, query: str, *args: Any, **kwargs: Any) -> Any:
         if " AS out" in query:  # an extension read

@@ -1236,10 +1236,18 @@ def test_a_stored_count_is_the_count() -> None:
     assert any(s.kind == "top" and s.prop == "reply_count" for s in shapes)
 
 
-def helpdesk(*triples: tuple[str, str, str], single: set[tuple[str, str, str, str]] | None = None) -> Any:
-    """A help desk's label profiles (agents, notes, tickets, queues) and the schema of ``triples``."""
+def helpdesk(
+    *triples: tuple[str, str, str],
+    single: set[tuple[str, str, str, str]] | None = None,
+    props: dict[str, list[Property]] | None = None,
+) -> Any:
+    """A help desk's label profiles (agents, notes, tickets, queues; ``props`` per label) and the schema of
+    ``triples``."""
     keys = {"Agent": "handle", "Note": "id", "Ticket": "subject", "Queue": "name"}
-    profiles = Profiles(labels={k: LabelProfile(k, v, []) for k, v in keys.items()}, single=single or set())
+    owned = props or {}
+    profiles = Profiles(
+        labels={k: LabelProfile(k, v, owned.get(k, [])) for k, v in keys.items()}, single=single or set()
+    )
     return profiles, GraphSchema(triples=[SchemaTriple(*t) for t in triples])
 
 
@@ -1696,10 +1704,8 @@ def test_a_label_pattern_of_a_relationship_that_holds_both_ways_is_one_pattern()
 def test_the_number_of_different_things_counts_the_things() -> None:
     """The agents "with the most different tickets" are ranked by how many tickets (a kind of node) each has, not by
     how many different values of a property; those "with the most diverse priorities" by how many different values."""
-    keys = {"Agent": "handle", "Ticket": "subject"}
     props = {"Ticket": [Property("Ticket", "subject", "text"), Property("Ticket", "priority", "number", 1.0, 5.0)]}
-    profiles = Profiles(labels={k: LabelProfile(k, v, props.get(k, [])) for k, v in keys.items()})
-    schema = GraphSchema(triples=[SchemaTriple("Agent", "HANDLED", "Ticket")])
+    profiles, schema = helpdesk(("Agent", "HANDLED", "Ticket"), props=props)
     for question, varied in [
         ("Who are the 3 agents with the most different tickets handled?", False),
         ("Who are the 3 agents with the most diverse priorities handled?", True),
@@ -1714,9 +1720,7 @@ def test_the_number_of_different_things_counts_the_things() -> None:
 def test_an_ordering_takes_a_bound_on_the_property_it_orders_by() -> None:
     """The top 5 tickets "with a priority below 3" are ordered by priority among those below 3: an ordering takes a
     condition on the property it orders by; an aggregate of a property takes none on it."""
-    keys = {"Agent": "handle", "Ticket": "subject"}
-    props = {"Ticket": [Property("Ticket", "priority", "number", 1.0, 5.0)]}
-    profiles = Profiles(labels={k: LabelProfile(k, v, props.get(k, [])) for k, v in keys.items()})
+    profiles, _ = helpdesk(props={"Ticket": [Property("Ticket", "priority", "number", 1.0, 5.0)]})
     tickets = CandidateQuery(Anchor(None, "Ticket", "subject"), ())
     below = Filter(1, "priority", "<", 3)
     conditions = {("Ticket", False): [below]}
