@@ -29,6 +29,15 @@ spinning threads fight it); two sleeping threads 1.34 alone and 1.18 beside the 
 110) but not through the service (Stack Overflow p50 838 ms against 751), and, like any change of who shares a pass,
 it moves the INT8 scores (below): the budget stays 256.
 
+Passes at once: a call with several forward passes runs ``passes_at_once`` of them at a time (unset: ``threads``),
+each pass on the session's threads (onnxruntime's ``run`` is thread-safe and releases the GIL). Who shares a pass is
+unchanged, so every output is bit-identical. Short passes leave a second intra-op thread mostly waiting; two of them
+at once keep both cores busy. Measured here (reports/summary.md, session 36): 20 network questions' cross-encoder
+calls (~200 readings each), interleaved three times, 12.1 s one pass at a time on two threads against 9.8 s two at
+once (9.3 s with one-thread sessions); through the service (40 questions, in process, two rounds) the network's
+text2cypher p50 1.37 / 1.37 -> 1.17 / 1.00 s and Stack Overflow's 0.79 / 0.73 -> 0.73 / 0.56 s. Beside a process
+that keeps one core busy the three ways cost the same.
+
 bge-small embedding 300 passages: 8.0 s at batch 1, 10.9 s at batch 32. ``make bench`` repeats the comparison on
 the demo documents. A long input alone in its pass also gets a score that does not depend on the other inputs (the
 INT8 models quantise activations per pass: in a padded batch of 16 a pair's logit moved by up to 0.7).
@@ -39,6 +48,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -121,15 +131,21 @@ class _OnnxModel:
         batch_size: int = DEFAULT_BATCH_SIZE,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
         threads: int | None = None,
+        passes_at_once: int | None = None,
     ) -> None:
         if batch_size < 1 or batch_tokens < 1:
             raise ValueError("batch_size and batch_tokens must be >= 1")
+        if passes_at_once is not None and passes_at_once < 1:
+            raise ValueError("passes_at_once must be >= 1")
         import onnxruntime as ort
 
         self.max_length = max_length
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
         self.threads = resolve_threads(threads)
+        self.passes_at_once = passes_at_once or self.threads
+        """Forward passes of one call run at once (unset: ``threads``); see the module's docstring."""
+        self._pool: ThreadPoolExecutor | None = None
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
@@ -163,22 +179,41 @@ class _OnnxModel:
         return out
 
     def run(self, encodings: Sequence[Any]) -> list[np.ndarray]:
-        """One output array per encoding (the model's first output, padding rows removed), in input order."""
+        """One output array per encoding (the model's first output, padding rows removed), in input order. The
+        forward passes run up to ``passes_at_once`` at a time (onnxruntime's ``run`` is thread-safe and releases
+        the GIL); who shares a pass does not depend on it, so neither do the outputs."""
         out: list[np.ndarray] = [np.empty(0)] * len(encodings)
-        for idx in self.batches([len(e.ids) for e in encodings]):
-            width = max(len(encodings[i].ids) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            types = np.zeros((len(idx), width), dtype=np.int64)
-            for row, i in enumerate(idx):
-                e = encodings[i]
-                n = len(e.ids)
-                ids[row, :n], mask[row, :n], types[row, :n] = e.ids, e.attention_mask, e.type_ids
-            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-            result = self.session.run(None, {k: v for k, v in feeds.items() if k in self.input_names})[0]
+        batches = self.batches([len(e.ids) for e in encodings])
+        if self.passes_at_once > 1 and len(batches) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.passes_at_once, thread_name_prefix="onnx-pass")
+            results = list(self._pool.map(lambda idx: self._pass(encodings, idx), batches))
+        else:
+            results = [self._pass(encodings, idx) for idx in batches]
+        for idx, result in zip(batches, results, strict=True):
             for row, i in enumerate(idx):
                 out[i] = result[row]
         return out
+
+    def _pass(self, encodings: Sequence[Any], idx: Sequence[int]) -> np.ndarray:
+        """One forward pass over ``encodings[i] for i in idx``, padded to the widest."""
+        width = max(len(encodings[i].ids) for i in idx)
+        ids = np.zeros((len(idx), width), dtype=np.int64)
+        mask = np.zeros((len(idx), width), dtype=np.int64)
+        types = np.zeros((len(idx), width), dtype=np.int64)
+        for row, i in enumerate(idx):
+            e = encodings[i]
+            n = len(e.ids)
+            ids[row, :n], mask[row, :n], types[row, :n] = e.ids, e.attention_mask, e.type_ids
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        return np.asarray(self.session.run(None, {k: v for k, v in feeds.items() if k in self.input_names})[0])
+
+    def close(self) -> None:
+        """Lets the threads that run passes at once end once a call under way is done (a later call starts them
+        again)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False)
 
 
 PASSAGE_SHARE = 0.25

@@ -176,3 +176,5 @@ class Embedder:
 
     def close(self) -> None:
         self._executor.shutdown()
+        if self._onnx is not None:
+            self._onnx.close()

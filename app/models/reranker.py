@@ -106,6 +106,8 @@ class CrossEncoderReranker:
 
     async def close(self) -> None:
         self._executor.shutdown()
+        if isinstance(self._model, OnnxCrossEncoder):
+            self._model.close()
 
     def describe(self) -> str:
         if self.onnx:

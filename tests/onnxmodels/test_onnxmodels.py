@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -78,6 +80,37 @@ def test_forward_passes_keep_to_a_token_budget_and_long_pairs_go_alone() -> None
     assert together.score([*company, (QUESTION, long)])[-1] != alone
     with pytest.raises(ValueError):
         OnnxCrossEncoder(resolve_model("packaged:reranker_en"), batch_tokens=0)
+
+
+def test_the_passes_of_one_call_run_at_once_with_the_same_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs = [(QUESTION, IRRELEVANT * (2 + i % 4)) for i in range(12)] + [(QUESTION, RELEVANT), (QUESTION, "short")]
+    one = OnnxCrossEncoder(resolve_model("packaged:reranker_en"), threads=2, passes_at_once=1)
+    two = OnnxCrossEncoder(resolve_model("packaged:reranker_en"), threads=2)
+    assert two.passes_at_once == 2  # unset: as many as the model's threads
+    assert len(two.batches([len(e.ids) for e in two.tokenizer.encode_batch(pairs)])) > 2
+    running, most = [0], [0]
+    lock = threading.Lock()
+    real = two.session.run
+
+    def counted(*args: object, **kwargs: object) -> object:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            threading.Event().wait(0.02)  # long enough that the other pass starts meanwhile
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(two, "session", type("S", (), {"run": staticmethod(counted)})())
+    assert two.score(pairs) == one.score(pairs)  # who shares a pass is the same, so every score is
+    assert most[0] == 2
+    two.close()
+    assert two.score(pairs[:1]) == one.score(pairs[:1])  # one pass: run in the caller's thread, no pool
+    assert two._pool is None
+    with pytest.raises(ValueError):
+        OnnxCrossEncoder(resolve_model("packaged:reranker_en"), passes_at_once=0)
 
 
 async def test_the_default_reranker_is_the_packaged_onnx_cross_encoder() -> None:
