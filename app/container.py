@@ -127,6 +127,7 @@ class Container:
             match_floor=e.match_floor,
             max_length=e.max_length,
             threads=e.threads,
+            passes_at_once=e.passes_at_once,
         )
         llms = build_llms(settings, enabled=with_llm)
         reranker = build_reranker(settings.reranker)

@@ -25,14 +25,16 @@ def _summary(values: list[float]) -> dict[str, float]:
 
 
 SWEEP = {
-    "1 per pass, 1 thread": (1, 10**9, 1),
-    "16 per pass, 1 thread": (16, 10**9, 1),
-    "256-token budget, 1 thread": (32, 256, 1),
-    "256-token budget, default threads (default)": (32, 256, None),
-    "512-token budget, default threads": (32, 512, None),
+    "1 per pass, 1 thread": (1, 10**9, 1, None),
+    "16 per pass, 1 thread": (16, 10**9, 1, None),
+    "256-token budget, 1 thread": (32, 256, 1, None),
+    "256-token budget, default threads, one pass at a time": (32, 256, None, 1),
+    "256-token budget, default threads, passes at once (default)": (32, 256, None, None),
+    "512-token budget, default threads, passes at once": (32, 512, None, None),
 }
-"""Forward-pass settings compared by ``onnx_batch_sweep``: (most inputs, most padded tokens) per pass, and threads
-(None: ``onnxmodels.default_threads``, the default)."""
+"""Forward-pass settings compared by ``onnx_batch_sweep``: (most inputs, most padded tokens) per pass, threads
+(None: ``onnxmodels.default_threads``, the default) and passes run at once (None: as many as threads, the
+default; 1: one after another)."""
 
 
 def onnx_batch_sweep(
@@ -52,7 +54,10 @@ def onnx_batch_sweep(
     out: dict[str, dict[str, float]] = {}
     folder = resolve_model(reranker_model) if reranker_model else ""
     if folder and is_onnx_folder(folder) and passages:
-        ces = {k: OnnxCrossEncoder(folder, batch_size=b, batch_tokens=t, threads=n) for k, (b, t, n) in SWEEP.items()}
+        ces = {
+            k: OnnxCrossEncoder(folder, batch_size=b, batch_tokens=t, threads=n, passes_at_once=m)
+            for k, (b, t, n, m) in SWEEP.items()
+        }
         times: dict[str, dict[str, list[float]]] = {"long": defaultdict(list), "short": defaultdict(list)}
         for i, q in enumerate(questions):
             chosen = [passages[(i * 7 + j) % len(passages)] for j in range(pairs_per_question)]
@@ -67,8 +72,8 @@ def onnx_batch_sweep(
     embedder_folder = resolve_model(embedder_model)
     if is_onnx_folder(embedder_folder) and passages:
         row: dict[str, float] = {}
-        for k, (b, t, n) in SWEEP.items():
-            enc = OnnxEncoder(embedder_folder, batch_size=b, batch_tokens=t, threads=n)
+        for k, (b, t, n, m) in SWEEP.items():
+            enc = OnnxEncoder(embedder_folder, batch_size=b, batch_tokens=t, threads=n, passes_at_once=m)
             t0 = time.perf_counter()
             enc.encode(passages)
             row[k] = round(1000 * (time.perf_counter() - t0), 1)

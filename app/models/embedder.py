@@ -58,6 +58,7 @@ class Embedder:
         match_floor: float | None = None,
         max_length: int = 256,
         threads: int | None = None,
+        passes_at_once: int | None = None,
     ) -> None:
         self.model_name = model or default_embedder()
         self._batch_size = batch_size
@@ -66,6 +67,7 @@ class Embedder:
         self.max_length = max_length
         self.batch_tokens = batch_tokens
         self.threads = resolve_threads(threads)
+        self.passes_at_once = passes_at_once or self.threads
         self._query_instruction = query_instruction
         self._match_floor = match_floor
         self._model: Any = None
@@ -107,6 +109,7 @@ class Embedder:
                 batch_size=self.batch_size,
                 batch_tokens=self.batch_tokens,
                 threads=self.threads,
+                passes_at_once=self.passes_at_once,
             )
         else:
             if os.path.isdir(path):
@@ -122,7 +125,8 @@ class Embedder:
         if is_onnx_folder(path):
             return (
                 f"{self.model_name} (ONNX, onnxruntime, {self.threads} thread(s), max {self.max_length} tokens, "
-                f"forward passes of at most {self.batch_size} texts and {self.batch_tokens} padded tokens)"
+                f"forward passes of at most {self.batch_size} texts and {self.batch_tokens} padded tokens, "
+                f"{self.passes_at_once} at once)"
             )
         return f"{self.model_name} (sentence-transformers, {self.device})"
 

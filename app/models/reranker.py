@@ -62,6 +62,7 @@ class CrossEncoderReranker:
         threads: int | None = None,
         batch_size: int | None = None,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
+        passes_at_once: int | None = None,
     ) -> None:
         self.model_name = model
         self.device = device
@@ -69,6 +70,7 @@ class CrossEncoderReranker:
         self.max_length = max_length
         self.batch_tokens = batch_tokens
         self.threads = resolve_threads(threads)
+        self.passes_at_once = passes_at_once or self.threads
         self._batch_size = batch_size
         self._model: Any = None
         self._executor = BoundedExecutor("reranker", workers=1, max_queue=max_queue)
@@ -95,6 +97,7 @@ class CrossEncoderReranker:
                     batch_size=self.batch_size,
                     batch_tokens=self.batch_tokens,
                     threads=self.threads,
+                    passes_at_once=self.passes_at_once,
                 )
             else:
                 from sentence_transformers import CrossEncoder
@@ -114,7 +117,7 @@ class CrossEncoderReranker:
             return (
                 f"cross-encoder {self.model_name} (in-process, ONNX, {self.threads} thread(s), "
                 f"max {self.max_length} tokens per pair, forward passes of at most {self.batch_size} pairs and "
-                f"{self.batch_tokens} padded tokens)"
+                f"{self.batch_tokens} padded tokens, {self.passes_at_once} at once)"
             )
         return f"cross-encoder {self.model_name} (in-process, sentence-transformers, {self.device})"
 
@@ -306,5 +309,6 @@ def build_reranker(settings: RerankerSettings) -> CrossEncoderReranker | RemoteR
             threads=settings.threads,
             batch_size=settings.batch_size,
             batch_tokens=settings.batch_tokens,
+            passes_at_once=settings.passes_at_once,
         )
     return None

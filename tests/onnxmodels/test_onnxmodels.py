@@ -118,8 +118,11 @@ async def test_the_default_reranker_is_the_packaged_onnx_cross_encoder() -> None
     assert rr is not None and rr.model_name == "packaged:reranker_en"
     assert isinstance(rr, CrossEncoderReranker) and rr.batch_size == 32
     assert "256 padded tokens" in rr.describe() and f"{rr.threads} thread(s)" in rr.describe()
-    custom = build_reranker(RerankerSettings(batch_size=8, batch_tokens=512))
+    assert rr.passes_at_once == rr.threads and f"{rr.threads} at once" in rr.describe()
+    custom = build_reranker(RerankerSettings(batch_size=8, batch_tokens=512, passes_at_once=1))
     assert isinstance(custom, CrossEncoderReranker) and (custom.batch_size, custom.batch_tokens) == (8, 512)
+    custom.warm_up()
+    assert custom.passes_at_once == 1 and custom._model.passes_at_once == 1  # reaches the model
     await rr.start()
     try:
         s = await rr.score(QUESTION, [IRRELEVANT, RELEVANT])
@@ -136,6 +139,7 @@ def test_bge_embeds_normalised_vectors_and_questions_with_its_instruction() -> N
     assert q @ v[0] > q @ v[1] + 0.1
     e = Embedder("packaged:bge_small_en")
     assert e.query_instruction == BGE_QUERY_INSTRUCTION and e.dim == 384 and "ONNX" in e.describe()
+    assert e.passes_at_once == e.threads and Embedder("packaged:bge_small_en", passes_at_once=3).passes_at_once == 3
     assert (e.batch_size, e.batch_tokens) == (32, 256) and Embedder(
         "packaged:bge_small_en", batch_size=4
     ).batch_size == 4
