@@ -24,7 +24,7 @@ from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval.loaders import EvalQuestion, load_benchmark
-from app.eval.runner import _ingest, answers_equal, relaxed_match, results_equal, sample_questions
+from app.eval.runner import _ingest, answers_equal, display_of, relaxed_match, results_equal, sample_questions
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.settings import Settings
@@ -144,7 +144,7 @@ async def _score(
     return {
         "execution_accuracy": float(exact),
         "execution_accuracy_relaxed": float(exact or await relaxed_match(c.graph, ns, answer, q.meta["cypher"], gold)),
-        "answer_accuracy": float(answers_equal(answer, g)),
+        "answer_accuracy": float(answers_equal(answer, g, await display_of(c, ns))),
     }
 
 

@@ -21,6 +21,7 @@ from tqdm import tqdm
 
 from app.cache import settings_fingerprint
 from app.container import Container
+from app.cypher.candidates import DEFAULT_DISPLAY, Display
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval import relaxed as R
@@ -68,21 +69,39 @@ def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
     return Counter(map(_row_key, a)) == Counter(map(_row_key, b))
 
 
-def _answer_values(rows: list[dict[str, Any]]) -> set[str]:
-    """The distinct values of each row's first column, a node as its display value (``name``, else ``title``)."""
+def node_display(node: dict[str, Any], display: Display = DEFAULT_DISPLAY) -> Any:
+    """A node's display value (``display``: the namespace's schema profile, ``display_of``): its label's display
+    property, else the first of the profile's display properties it has; None where it has none."""
+    props = node.get("properties") or {}
+    by_label = dict(display.by_label)
+    for key in [by_label[lab] for lab in node.get("labels") or [] if lab in by_label] + list(display.keys):
+        if props.get(key) is not None:
+            return props[key]
+    return None
+
+
+def _answer_values(rows: list[dict[str, Any]], display: Display) -> set[str]:
+    """The distinct values of each row's first column, a node as its display value (``node_display``)."""
     out = set()
     for row in rows:
         v = plain_value(next(iter(row.values()), None))
         if isinstance(v, dict) and isinstance(v.get("properties"), dict) and "element_id" in v:  # a node
-            v = v["properties"].get("name", v["properties"].get("title"))
+            v = node_display(v, display)
         out.add(json.dumps(v, sort_keys=True, default=str))
     return out
 
 
-def answers_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
+def answers_equal(a: list[dict[str, Any]], b: list[dict[str, Any]], display: Display = DEFAULT_DISPLAY) -> bool:
     """A looser reading of execution accuracy, reported beside it: the same answers in the first column (as sets;
-    a node compared by its display value), whatever else each query returns."""
-    return _answer_values(a) == _answer_values(b)
+    a node compared by its display value under ``display``, the namespace's profile: ``display_of``), whatever else
+    each query returns. The default ``display`` reads ``name``, else ``title`` (a graph with no profile)."""
+    return _answer_values(a, display) == _answer_values(b, display)
+
+
+async def display_of(c: Container, namespace: str) -> Display:
+    """Which property names a node of each label in ``namespace`` (its schema profile), as the service reads it."""
+    profile = await c.profiler.get(namespace)
+    return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
 
 
 def score_passages(ranked: list[str], q: EvalQuestion) -> dict[str, float]:
@@ -118,6 +137,8 @@ class Evaluator:
         self.answer_limit = answer_limit
         self.nli = nli
         self._gold_rows: dict[str, list[dict[str, Any]]] = {}
+        self._display: Display | None = None
+        """Which property names a node of each label (``display_of``), read once the first question is scored."""
 
     async def one(self, mode: str, q: EvalQuestion, index: int) -> dict[str, Any]:
         kind = self.bench.kind
@@ -194,13 +215,15 @@ class Evaluator:
             )
         ok = trace.error is None
         gold = self._gold_rows[gold_q]
+        if self._display is None:
+            self._display = await display_of(self.c, self.ns)
         exact = ok and results_equal(trace.rows, gold)
         return {
             "produced_query": 1.0,
             "executable": 1.0 if ok else 0.0,
             "execution_accuracy": 1.0 if exact else 0.0,
             "execution_accuracy_relaxed": 1.0 if exact or (ok and await self._relaxed(trace.rows, gold_q)) else 0.0,
-            "answer_accuracy": 1.0 if ok and answers_equal(trace.rows, gold) else 0.0,
+            "answer_accuracy": 1.0 if ok and answers_equal(trace.rows, gold, self._display) else 0.0,
         }
 
     async def _relaxed(self, rows: list[dict[str, Any]], gold_q: str) -> bool:

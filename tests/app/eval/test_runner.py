@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from app.cypher.candidates import Display
 from app.errors import InvalidInputError
 from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark, load_kgqa, load_metaqa, load_text2cypher
 from app.eval.runner import (
@@ -15,6 +16,7 @@ from app.eval.runner import (
     RunLog,
     aggregate,
     answers_equal,
+    node_display,
     results_equal,
     run_eval,
     sample_questions,
@@ -23,6 +25,7 @@ from app.eval.runner import (
 )
 from app.retrievers.types import CypherTrace
 from app.stores.graph.base import NodeValue, plain_rows
+from app.stores.graph.profile import SchemaProfile
 from tests.conftest import make_settings
 
 
@@ -124,8 +127,13 @@ async def test_a_gold_query_that_finds_nothing_here_is_not_scored() -> None:
                 raise InvalidInputError("not Cypher this engine runs")
             return [{"m.title": "X"}]
 
+    class Profiler:
+        async def get(self, ns: str) -> SchemaProfile:
+            return SchemaProfile(ns)
+
     class C:
         graph = Graph()
+        profiler = Profiler()
 
     ev = Evaluator(C(), Benchmark("text2cypher", []), "ns", 0)  # type: ignore[arg-type]
     trace = CypherTrace(query="MATCH (m) RETURN m.title", rows=[{"name": "X"}])
@@ -164,6 +172,22 @@ def test_answer_accuracy_compares_the_first_column() -> None:
     assert answers_equal([{"name": "B", "born": 1970}, {"name": "A", "born": 1960}, {"name": "A", "born": 1960}], gold)
     assert not results_equal([{"name": "A"}, {"name": "B"}], gold)
     assert not answers_equal([{"name": "A"}], gold) and not answers_equal([{"born": 1960}, {"born": None}], gold)
+
+
+def test_answer_accuracy_reads_a_node_by_its_labels_display_property() -> None:
+    """Any schema: a gold node is compared by the display property its label has in the namespace's profile (a user
+    by ``display_name``, an interface by ``ip``), not by ``name`` or ``title`` alone."""
+    gold = [
+        {"u": NodeValue("1", ["User"], {"uuid": 9, "display_name": "cybersam"})},
+        {"u": NodeValue("2", ["User", "Admin"], {"uuid": 10, "display_name": "Graphileon", "title": "Dr"})},
+    ]
+    ours = [{"name": "cybersam"}, {"name": "Graphileon"}]
+    assert not answers_equal(ours, gold)  # no profile: name, else title (the first user has neither)
+    profile = Display.of({"User": "display_name", "Admin": None}, ("display_name", "title"))
+    assert answers_equal(ours, gold, profile)
+    assert not answers_equal([{"name": "cybersam"}, {"name": "Dr"}], gold, profile)  # its label's property first
+    assert node_display({"labels": ["Rack"], "properties": {"title": "R1"}}, profile) == "R1"  # profile's keys next
+    assert node_display({"labels": [], "properties": {"uuid": 3}}, profile) is None
 
 
 def test_nodes_in_a_trace_compare_with_the_gold_nodes() -> None:
