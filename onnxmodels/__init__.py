@@ -35,8 +35,9 @@ unchanged, so every output is bit-identical. Short passes leave a second intra-o
 at once keep both cores busy. Measured here (reports/summary.md, session 36): 20 network questions' cross-encoder
 calls (~200 readings each), interleaved three times, 12.1 s one pass at a time on two threads against 9.8 s two at
 once (9.3 s with one-thread sessions); through the service (40 questions, in process, two rounds) the network's
-text2cypher p50 1.37 / 1.37 -> 1.17 / 1.00 s and Stack Overflow's 0.79 / 0.73 -> 0.73 / 0.56 s. Beside a process
-that keeps one core busy the three ways cost the same.
+text2cypher p50 1.37 / 1.37 -> 1.17 / 1.00 s and Stack Overflow's 0.79 / 0.73 -> 0.73 / 0.56 s; under 8 concurrent
+requests the network's throughput 0.83 / 0.73 -> 0.88 / 0.87 questions/s. Beside a process that keeps one core busy
+the three ways cost the same.
 
 bge-small embedding 300 passages: 8.0 s at batch 1, 10.9 s at batch 32. ``make bench`` repeats the comparison on
 the demo documents. A long input alone in its pass also gets a score that does not depend on the other inputs (the
@@ -185,9 +186,10 @@ class _OnnxModel:
         out: list[np.ndarray] = [np.empty(0)] * len(encodings)
         batches = self.batches([len(e.ids) for e in encodings])
         if self.passes_at_once > 1 and len(batches) > 1:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.passes_at_once, thread_name_prefix="onnx-pass")
-            results = list(self._pool.map(lambda idx: self._pass(encodings, idx), batches))
+            pool = self._pool
+            if pool is None:
+                pool = self._pool = ThreadPoolExecutor(self.passes_at_once, thread_name_prefix="onnx-pass")
+            results = list(pool.map(lambda idx: self._pass(encodings, idx), batches))
         else:
             results = [self._pass(encodings, idx) for idx in batches]
         for idx, result in zip(batches, results, strict=True):
