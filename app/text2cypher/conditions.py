@@ -17,7 +17,7 @@ from app.stores.graph.profile import year_start
 from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import num
-from app.text2cypher.words import term_words
+from app.text2cypher.words import own_key, term_words
 
 UNIX_EPOCH_YEAR = 1970
 """The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""
@@ -56,7 +56,9 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
     elements += [((n, True), prof) for n, prof in profiles.rels.items()]
     for element, prof in elements:
         conds: list[Condition] = []
-        for p in prof.numeric():
+        # an id is a condition where the question names it ("users with a uuid over 15000000")
+        named_ids = [p for p in prof.identifiers if lits.match.named(own_key(p.key, p.label), lits.words)]
+        for p in prof.numeric() + named_ids:
             assert p.lo is not None and p.hi is not None
             spans = [(lo, hi) for lo, hi in lits.ranges if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10]
             conds += [Filter(0, p.key, "range", (num(lo), num(hi))) for lo, hi in spans]  # both ends its values

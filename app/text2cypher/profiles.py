@@ -74,6 +74,9 @@ class LabelProfile:
     order of (``asks.first_k``); empty for none."""
     categorical: tuple[str, ...] = ()
     """Its properties whose few values many nodes share (a country): a linked value of one names a set of nodes."""
+    identifiers: list[Property] = field(default_factory=list)
+    """Its id property where its values are numbers: neither a measure nor an ordering, but a comparison the
+    question states on it by its name is a condition ("users with a uuid over 15000000": ``conditions``)."""
 
     def numeric(self) -> list[Property]:
         return [p for p in self.properties if p.kind == "number"]
@@ -147,6 +150,14 @@ class Profiles:
         return prof.ordered() if prof is not None else []
 
 
+def _number(value: object) -> float | None:
+    """``value`` as a float, or None where it is no number."""
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
 class PropertyProfiles:
     """Each specific label's display property (the namespace's schema profile) and its other properties, read off
     the data once per namespace."""
@@ -171,11 +182,13 @@ class PropertyProfiles:
         display = "" if edge else (label.display if label is not None else None)
         if display is None:
             return None
-        props = []
+        props: list[Property] = []
+        identifiers: list[Property] = []
         for key in keys:
             measured = label.properties.get(key) if label is not None else None
-            if label is not None and (key == label.id or (measured is not None and measured.opaque >= 0.5)):
-                continue  # an identifier (the label's, or hashes) is neither a measure nor a condition
+            if measured is not None and measured.opaque >= 0.5:
+                continue  # hashes are neither a measure nor a condition
+            into = identifiers if label is not None and key == label.id else props  # nor the label's id, unnamed
             prof = await self.graph.read(namespace, property_profile_query(name, key, edge=edge), {"sample": 20})
             if not prof or not prof[0].get("c"):
                 continue
@@ -183,24 +196,32 @@ class PropertyProfiles:
             values = p.get("sample") or []
             part = p["c"] < (p.get("total") or 0)
             if values and all(isinstance(v, bool) for v in values):
-                props.append(Property(name, key, "bool", values=tuple(values), partial=part))
+                into.append(Property(name, key, "bool", values=tuple(values), partial=part))
             elif values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-                props.append(Property(name, key, "number", float(p["lo"]), float(p["hi"]), tuple(values), part))
+                lo, hi = _number(p["lo"]), _number(p["hi"])
+                if measured is not None:  # some nodes hold text there ("deleted"): the profile's sampled numbers
+                    lo = lo if lo is not None else _number(measured.lo)
+                    hi = hi if hi is not None else _number(measured.hi)
+                if lo is not None and hi is not None:
+                    into.append(Property(name, key, "number", lo, hi, tuple(values), part))
             elif values and all(value_kind(v) == "date" for v in values):
-                props.append(Property(name, key, "date", values=tuple(values), partial=part))
+                into.append(Property(name, key, "date", values=tuple(values), partial=part))
             elif values and all(isinstance(v, str) for v in values):
-                props.append(Property(name, key, "text", values=tuple(values), partial=part))
+                into.append(Property(name, key, "text", values=tuple(values), partial=part))
             elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
                 sizes = [len(v) for v in values]
                 elements = tuple(e for v in values for e in v)
-                props.append(Property(name, key, "list", min(sizes), max(sizes), elements, part))
+                into.append(Property(name, key, "list", min(sizes), max(sizes), elements, part))
         if edge and not props:
             return None
         sequence = ""
         if label is not None:  # whole numbers that number the nodes: the id's, else the display property's
             whole = [k for k in (label.id, display) if k and k in label.properties]
             sequence = next((k for k in whole if label.properties[k].kind == "integer"), "")
-        return LabelProfile(name, display, props, sequence, tuple(label.categorical) if label is not None else ())
+        numbered = [p for p in identifiers if p.kind == "number"]
+        return LabelProfile(
+            name, display, props, sequence, tuple(label.categorical) if label is not None else (), numbered
+        )
 
     async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:
         labels = specific_labels(schema.labels)

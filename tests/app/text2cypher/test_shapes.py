@@ -17,7 +17,7 @@ from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
-from app.text2cypher.conditions import filters_for
+from app.text2cypher.conditions import conditions, filters_for
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
 from app.text2cypher.profiles import LabelProfile, Profiles, Property
@@ -1485,6 +1485,22 @@ def test_the_targets_ranked_by_an_average_or_total_of_what_they_are_linked_to() 
     lits = question_literals("Which author has the highest total pages of their books?")
     assert feature("aggregate_asked", total, lits) == 1
     assert feature("aggregate_asked", replace(total, agg="avg"), lits) == -1
+
+
+async def test_an_id_is_a_condition_only_where_the_question_names_it() -> None:
+    """A label's numeric id is no measure, ordering or condition of its own (``LabelProfile.identifiers``), but a
+    comparison the question states on it by the id's own words is a condition: "customers with an id above 500"
+    (``customerID``), not "customers with more than 500 orders", where "customers" names only the label."""
+    cid = Property("Customer", "customerID", "number", 1.0, 90000.0, (12, 345))
+    profiles = Profiles(labels={"Customer": LabelProfile("Customer", "companyName", [], identifiers=[cid])})
+    assert profiles.labels["Customer"].numeric() == [] and profiles.labels["Customer"].ordered() == []
+
+    async def on_customers(question: str) -> list[tuple[str, str, object]]:
+        found = await conditions(None, "ns", profiles, question_literals(question))  # type: ignore[arg-type]
+        return [(f.key, f.op, f.value) for f in found[("Customer", False)]]
+
+    assert await on_customers("Which customers have an id above 500?") == [("customerID", ">", 500)]
+    assert await on_customers("Which customers placed more than 500 orders?") == []
 
 
 def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
