@@ -151,5 +151,8 @@ def test_the_reranker_service_hosts_the_onnx_model() -> None:
     model, device = load_cross_encoder(RerankerServiceSettings(model="packaged:reranker_en"))
     assert isinstance(model, OnnxCrossEncoder) and "onnxruntime" in device
     assert (model.batch_size, model.batch_tokens) == (32, 256)  # passes inside the service's scheduling batches
+    assert model.passes_at_once == model.threads
+    one, _ = load_cross_encoder(RerankerServiceSettings(model="packaged:reranker_en", onnx_passes_at_once=1))
+    assert isinstance(one, OnnxCrossEncoder) and one.passes_at_once == 1
     scores = model.predict([(QUESTION, IRRELEVANT), (QUESTION, RELEVANT)], batch_size=2, convert_to_numpy=True)
     assert scores[1] > scores[0]

@@ -98,6 +98,7 @@ def load_cross_encoder(settings: RerankerServiceSettings) -> tuple[Model, str]:
             batch_size=settings.onnx_batch_pairs,
             batch_tokens=settings.onnx_batch_tokens,
             threads=settings.threads,
+            passes_at_once=settings.onnx_passes_at_once,
             **limit,
         )
         return onnx, "cpu (onnxruntime)"

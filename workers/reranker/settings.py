@@ -29,6 +29,9 @@ class RerankerServiceSettings(BaseSettings):
     onnx_batch_tokens: int = Field(256, ge=1, le=1_000_000)
     """ONNX models: most padded tokens (pairs x the longest) per forward pass (fastest on a CPU, measured: see
     ``onnxmodels``)."""
+    onnx_passes_at_once: int | None = Field(None, ge=1, le=256)
+    """ONNX models: forward passes of one scheduling batch run at once; unset = ``threads`` (the same scores either
+    way, measured faster on a CPU: see ``onnxmodels``)."""
     max_wait_ms: float = Field(5.0, ge=0.0, le=10_000.0)
     """How long a batch may wait for more pairs after its first one (0 = never wait; while the model is busy, pairs
     accumulate anyway)."""
