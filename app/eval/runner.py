@@ -100,8 +100,7 @@ def answers_equal(a: list[dict[str, Any]], b: list[dict[str, Any]], display: Dis
 
 async def display_of(c: Container, namespace: str) -> Display:
     """Which property names a node of each label in ``namespace`` (its schema profile), as the service reads it."""
-    profile = await c.profiler.get(namespace)
-    return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
+    return (await c.profiler.get(namespace)).naming()
 
 
 def score_passages(ranked: list[str], q: EvalQuestion) -> dict[str, float]:

@@ -325,8 +325,7 @@ class Enumerator:
 
     async def display(self, namespace: str) -> Display:
         """Which property names a node of each label (the namespace's schema profile)."""
-        profile = await self.profiler.get(namespace)
-        return Display.of({lab: p.display for lab, p in profile.labels.items()}, profile.display_keys())
+        return (await self.profiler.get(namespace)).naming()
 
     async def _extend(
         self, namespace: str, level: list[CandidateQuery], unextended: list[CandidateQuery], deadline: float

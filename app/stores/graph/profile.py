@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from app.concurrency import BuiltOnce
 from app.cypher import queries as Q
+from app.cypher.candidates import Display
 from app.cypher.schema import visible_labels
 from app.settings import LabelOverride, ProfileSettings
 from app.stores.graph.base import GraphStore
@@ -182,6 +183,11 @@ class SchemaProfile:
             if prof.display:
                 counts[prof.display] += max(prof.count, 1)
         return tuple(sorted(counts, key=lambda k: (-counts[k], k)))
+
+    def naming(self) -> Display:
+        """Which property names a node of each label, and the display properties in the order a node of no known
+        label is read by: what text2cypher's queries and the eval's answer accuracy read nodes by."""
+        return Display.of({lab: p.display for lab, p in self.labels.items()}, self.display_keys())
 
     def terms(self) -> list[str]:
         """Every label, relationship type and property key the profile names (a key once per owner)."""
