@@ -23,11 +23,11 @@ def by_count(
     (at least) k, listed (another of the question's small numbers as the limit) or, when the question asks how many,
     counted; and the k with the most or fewest. None where the target stores that count itself. Through a ``chain``
     only what the question states (a comparison with a number, "more than 3 different users"; a superlative, "the
-    most"), and nothing where each target reaches one at most (each comment is on one question: counting ranks
-    nothing; a one-hop pattern keeps it, as a question may still ask it: "the top 3 followers by number of people
-    they follow", where each follows one)."""
+    most"), and nothing where each target reaches one at most, through a chain or one hop (each comment is on one
+    question, each answer answers one: a count that is 1 for every target ranks nothing, "the top 5 accepted
+    answers" are no answers ranked by how many questions each answers)."""
     other = other_end(path, t)
-    if stores_count(profiles, path, t, other, lits) or (chain and profiles.one_each(path, t, other)):
+    if stores_count(profiles, path, t, other, lits) or profiles.one_each(path, t, other):
         return []
     out: list[Shape] = []
     for k in lits.limits:

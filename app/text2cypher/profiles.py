@@ -7,13 +7,22 @@ namespace (kept until the namespace changes).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from app.concurrency import BuiltOnce
 from app.cypher.candidates import Anchor, CandidateQuery, specific_labels
 from app.cypher.shapes import property_keys_query, property_profile_query
 from app.stores.graph.base import GraphSchema, GraphStore
-from app.stores.graph.profile import SchemaProfiler, epoch_scale, relationship_values, value_kind
+from app.stores.graph.profile import (
+    MIN_EVIDENCE,
+    RelationshipProfile,
+    SchemaProfiler,
+    epoch_scale,
+    identifies_by_key,
+    relationship_values,
+    value_kind,
+)
 
 YEAR_RANGE = (1000, 2100)
 """A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
@@ -33,6 +42,9 @@ class Property:
     """A few of its values (self-supervised tuning states them in questions)."""
     partial: bool = False
     """Some nodes (relationships) lack it: "movies with a tagline" is a condition."""
+    reference: bool = False
+    """A number its key says identifies something (``accepted_answer_id``: ``profile.identifies_by_key``): no
+    measure nor ordering, but a condition where the question names it ("questions with an accepted answer")."""
 
     @property
     def whole(self) -> bool:
@@ -44,7 +56,7 @@ class Property:
     @property
     def epoch(self) -> int | None:
         """1 when its values are Unix seconds, 1000 when Unix milliseconds (``profile.epoch_scale``), else None."""
-        return epoch_scale(self.lo, self.hi, self.whole) if self.kind == "number" else None
+        return epoch_scale(self.lo, self.hi, self.whole) if self.kind == "number" and not self.reference else None
 
     @property
     def temporal(self) -> bool:
@@ -54,6 +66,7 @@ class Property:
             return True
         return (
             self.kind == "number"
+            and not self.reference
             and self.lo is not None
             and self.hi is not None
             and YEAR_RANGE[0] <= self.lo <= self.hi <= YEAR_RANGE[1]
@@ -79,11 +92,16 @@ class LabelProfile:
     question states on it by its name is a condition ("users with a uuid over 15000000": ``conditions``)."""
 
     def numeric(self) -> list[Property]:
-        return [p for p in self.properties if p.kind == "number"]
+        """The numbers that measure something (not a ``reference``)."""
+        return [p for p in self.properties if p.kind == "number" and not p.reference]
 
     def ordered(self) -> list[Property]:
-        """What an ordering can rank by: numbers, and dates as text (ISO text sorts as time does)."""
-        return [p for p in self.properties if p.kind in ("number", "date")]
+        """What an ordering can rank by: numbers (not a ``reference``), and dates as text (ISO text sorts as time
+        does)."""
+        return [p for p in self.properties if (p.kind == "number" and not p.reference) or p.kind == "date"]
+
+    def references(self) -> list[Property]:
+        return [p for p in self.properties if p.reference]
 
     def text(self) -> list[Property]:
         return [p for p in self.properties if p.kind in ("text", "list", "date")]
@@ -97,7 +115,9 @@ class Profiles:
     """Per relationship type that has properties (a review's rating, an actor's roles)."""
     single: set[tuple[str, str, str, str]] = field(default_factory=set)
     """``(label, relationship type, direction, label)``: each node of the first label has one node of the last at
-    most across that relationship, which leaves it (``out``) or reaches it (``in``) (``RelationshipProfile.fanout``)."""
+    most across that relationship, which leaves it (``out``) or reaches it (``in``) (``RelationshipProfile.fanout``),
+    where the graph holds ``MIN_EVIDENCE`` such relationships at least (three people who follow one each make no
+    rule)."""
     links: set[tuple[str, str, str]] = field(default_factory=set)
     """``(source label, relationship type, target label)`` of every relationship the graph holds
     (``RelationshipProfile.endpoints``): what a node of a label can lack ("courses without prerequisites")."""
@@ -203,7 +223,8 @@ class PropertyProfiles:
                     lo = lo if lo is not None else _number(measured.lo)
                     hi = hi if hi is not None else _number(measured.hi)
                 if lo is not None and hi is not None:
-                    into.append(Property(name, key, "number", lo, hi, tuple(values), part))
+                    ref = key != display and identifies_by_key(key)
+                    into.append(Property(name, key, "number", lo, hi, tuple(values), part, ref))
             elif values and all(value_kind(v) == "date" for v in values):
                 into.append(Property(name, key, "date", values=tuple(values), partial=part))
             elif values and all(isinstance(v, str) for v in values):
@@ -227,16 +248,10 @@ class PropertyProfiles:
         labels = specific_labels(schema.labels)
         found = await asyncio.gather(*(self._profile(namespace, lab, edge=False) for lab in labels))
         rels = await asyncio.gather(*(self._profile(namespace, t, edge=True) for t in schema.relationship_types))
-        single: set[tuple[str, str, str, str]] = set()
         schema_profile = await self.profiler.get(namespace)
         values = await relationship_values(self.graph, namespace, schema_profile, max_values=10_000, timeout_s=120)
         links = {(a, rp.type, b) for rp in schema_profile.relationships.values() for a, b, _ in rp.endpoints if a and b}
-        for rp in schema_profile.relationships.values():
-            for a, b, most_b, most_a in rp.fanout:
-                if most_b == 1:
-                    single.add((a, rp.type, "out", b))
-                if most_a == 1:
-                    single.add((b, rp.type, "in", a))
+        single = one_each(schema_profile.relationships.values())
         return Profiles(
             {p.label: p for p in found if p is not None},
             {p.label: p for p in rels if p is not None},
@@ -244,3 +259,20 @@ class PropertyProfiles:
             links,
             values,
         )
+
+
+def one_each(rels: Iterable[RelationshipProfile]) -> set[tuple[str, str, str, str]]:
+    """``Profiles.single`` read off the schema profile's fan-outs: ``(label, type, direction, label)`` where each
+    node of the first label has one of the last at most, and the graph holds ``MIN_EVIDENCE`` relationships of that
+    pair at least (three people who follow one each make no rule)."""
+    out: set[tuple[str, str, str, str]] = set()
+    for rp in rels:
+        held = {(a, b): n for a, b, n in rp.endpoints}
+        for a, b, most_b, most_a in rp.fanout:
+            if held.get((a, b), 0) < MIN_EVIDENCE:
+                continue
+            if most_b == 1:
+                out.add((a, rp.type, "out", b))
+            if most_a == 1:
+                out.add((b, rp.type, "in", a))
+    return out

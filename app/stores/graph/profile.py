@@ -301,6 +301,19 @@ def naming_words(language: str = "en") -> frozenset[str]:
     return frozenset(str(w) for w in data["naming_words"])
 
 
+@functools.cache
+def identifying_words(language: str = "en") -> frozenset[str]:
+    """The words of a property key that say it holds an identifier (``lexicon/<language>.json``)."""
+    data = json.loads((Path(__file__).parent / "lexicon" / f"{language}.json").read_text(encoding="utf-8"))
+    return frozenset(str(w) for w in data["identifying_words"])
+
+
+def identifies_by_key(key: str) -> bool:
+    """Whether the key's last word is an identifying word (``accepted_answer_id``, ``employeeID``, ``uuid``)."""
+    words = key_words(key)
+    return bool(words) and words[-1] in identifying_words()
+
+
 def key_words(key: str) -> list[str]:
     """``companyName`` / ``display_name`` / ``TITLE`` -> ``["company", "name"]`` / ``["display", "name"]`` /
     ``["title"]``."""
