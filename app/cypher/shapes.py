@@ -64,6 +64,13 @@ def property_keys_query(name: str, *, edge: bool = False) -> str:
     return f"{_element(name, edge)} WITH n LIMIT $sample UNWIND keys(n) AS k RETURN DISTINCT k"
 
 
+def common_keys_query(name: str, *, edge: bool = False) -> str:
+    """The property keys at least ``$least`` nodes of label ``name`` hold (``edge``: relationships of type ``name``),
+    over all of them: a key the first nodes lack (a label that groups others: every ``Process`` is an
+    ``Application``, a ``Service`` or an ``OS``, and only the first two have a ``pid``)."""
+    return f"{_element(name, edge)} UNWIND keys(n) AS k WITH k, count(*) AS c WHERE c >= $least RETURN k"
+
+
 def property_profile_query(name: str, key: str, *, edge: bool = False) -> str:
     """How many nodes of label ``name`` (``edge``: relationships of type ``name``) have ``key`` and how many there
     are, its least and greatest value, and a few values (their kind)."""

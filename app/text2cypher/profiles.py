@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from app.concurrency import BuiltOnce
 from app.cypher.candidates import Anchor, CandidateQuery, specific_labels
-from app.cypher.shapes import property_keys_query, property_profile_query
+from app.cypher.shapes import common_keys_query, property_keys_query, property_profile_query
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import (
     MIN_EVIDENCE,
@@ -196,7 +196,9 @@ class PropertyProfiles:
 
     async def _profile(self, namespace: str, name: str, *, edge: bool) -> LabelProfile | None:
         rows = await self.graph.read(namespace, property_keys_query(name, edge=edge), {"sample": self.sample})
-        keys = sorted(str(r["k"]) for r in rows if not str(r["k"]).startswith("_"))
+        # and the keys that enough nodes further on hold (the first ones may all be of one kind)
+        rows += await self.graph.read(namespace, common_keys_query(name, edge=edge), {"least": MIN_EVIDENCE})
+        keys = sorted({str(r["k"]) for r in rows if not str(r["k"]).startswith("_")})
         schema = await self.profiler.get(namespace)
         label = None if edge else schema.labels.get(name)
         display = "" if edge else (label.display if label is not None else None)

@@ -1461,6 +1461,27 @@ def test_nothing_is_ranked_by_how_many_of_what_each_has_one_of() -> None:
     assert not any(s.kind == "group" and s.path == back for s in shapes)
 
 
+async def test_a_key_the_first_nodes_lack_is_profiled(t2c: Text2CypherRetriever) -> None:
+    """A label that groups others (every ``Job`` is a ``Batch`` or a ``Daemon`` job): its first nodes (all batch
+    jobs) hold no ``pid``, the daemons further on do; the profile has it (``common_keys_query``), so "jobs with a pid
+    below 110" is a condition."""
+    graph = t2c.deps.graph
+    await graph.execute(NS, "UNWIND range(1, 600) AS i CREATE (:Job:Batch {name: 'batch-' + toString(i)})")
+    await graph.execute(
+        NS, "UNWIND range(1, 30) AS i CREATE (:Job:Daemon {name: 'daemon-' + toString(i), pid: 100 + i})"
+    )
+    t2c.invalidate(NS)
+    try:
+        schema = await graph.schema(NS)
+        profiles = await t2c.profiles.get(NS, schema)
+        assert [(p.key, p.lo, p.hi, p.partial) for p in profiles.labels["Job"].numeric()] == [("pid", 101, 130, True)]
+        found = await conditions(graph, NS, profiles, question_literals("Which jobs have a pid below 110?"))
+        assert ("pid", "<", 110) in [(f.key, f.op, f.value) for f in found[("Job", False)]]
+    finally:
+        await graph.execute(NS, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(NS)
+
+
 def test_one_each_is_read_off_enough_relationships() -> None:
     """Each answer answers one question, read off 500 of them: a rule (``Profiles.single``); each of three people
     follows one other: no rule (a "top 3 followers by number of people they follow" may still be asked)."""
