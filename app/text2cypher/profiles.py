@@ -101,6 +101,7 @@ class LabelProfile:
         return [p for p in self.properties if (p.kind == "number" and not p.reference) or p.kind == "date"]
 
     def references(self) -> list[Property]:
+        """The numbers that identify something (``Property.reference``): conditions only."""
         return [p for p in self.properties if p.reference]
 
     def text(self) -> list[Property]:
@@ -253,7 +254,7 @@ class PropertyProfiles:
         schema_profile = await self.profiler.get(namespace)
         values = await relationship_values(self.graph, namespace, schema_profile, max_values=10_000, timeout_s=120)
         links = {(a, rp.type, b) for rp in schema_profile.relationships.values() for a, b, _ in rp.endpoints if a and b}
-        single = one_each(schema_profile.relationships.values())
+        single = single_links(schema_profile.relationships.values())
         return Profiles(
             {p.label: p for p in found if p is not None},
             {p.label: p for p in rels if p is not None},
@@ -263,7 +264,7 @@ class PropertyProfiles:
         )
 
 
-def one_each(rels: Iterable[RelationshipProfile]) -> set[tuple[str, str, str, str]]:
+def single_links(rels: Iterable[RelationshipProfile]) -> set[tuple[str, str, str, str]]:
     """``Profiles.single`` read off the schema profile's fan-outs: ``(label, type, direction, label)`` where each
     node of the first label has one of the last at most, and the graph holds ``MIN_EVIDENCE`` relationships of that
     pair at least (three people who follow one each make no rule)."""

@@ -52,7 +52,9 @@ _OPAQUE = re.compile(r"(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{
 SAMPLES = 5
 """Sample values kept per property (shown in the profile and in prompts)."""
 MIN_EVIDENCE = 20
-"""Sampled values below which uniqueness says nothing (six nodes all differ in every property): no id is chosen."""
+"""How many cases a rule read off the data needs at least: sampled values below which uniqueness says nothing (six
+nodes all differ in every property: no id is chosen); relationships below which "each has one" says nothing, nodes
+below which a property key is not profiled beyond a label's first ones (text2cypher's profiles)."""
 
 
 EPOCH_SECONDS = (631_152_000, 4_102_444_800)
@@ -295,17 +297,19 @@ def _short(value: Any) -> Any:
 
 
 @functools.cache
+def _key_lexicon(language: str, entry: str) -> frozenset[str]:
+    data = json.loads((Path(__file__).parent / "lexicon" / f"{language}.json").read_text(encoding="utf-8"))
+    return frozenset(str(w) for w in data[entry])
+
+
 def naming_words(language: str = "en") -> frozenset[str]:
     """The words of a property key that say it holds a name (``lexicon/<language>.json``: data, not code)."""
-    data = json.loads((Path(__file__).parent / "lexicon" / f"{language}.json").read_text(encoding="utf-8"))
-    return frozenset(str(w) for w in data["naming_words"])
+    return _key_lexicon(language, "naming_words")
 
 
-@functools.cache
 def identifying_words(language: str = "en") -> frozenset[str]:
     """The words of a property key that say it holds an identifier (``lexicon/<language>.json``)."""
-    data = json.loads((Path(__file__).parent / "lexicon" / f"{language}.json").read_text(encoding="utf-8"))
-    return frozenset(str(w) for w in data["identifying_words"])
+    return _key_lexicon(language, "identifying_words")
 
 
 def identifies_by_key(key: str) -> bool:

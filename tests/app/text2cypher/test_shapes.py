@@ -21,7 +21,7 @@ from app.text2cypher.answer_form import answer_form
 from app.text2cypher.conditions import conditions, filters_for
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
-from app.text2cypher.profiles import LabelProfile, Profiles, Property, one_each
+from app.text2cypher.profiles import LabelProfile, Profiles, Property, single_links
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
 
@@ -1465,31 +1465,31 @@ async def test_a_key_the_first_nodes_lack_is_profiled(t2c: Text2CypherRetriever)
     """A label that groups others (every ``Job`` is a ``Batch`` or a ``Daemon`` job): its first nodes (all batch
     jobs) hold no ``pid``, the daemons further on do; the profile has it (``common_keys_query``), so "jobs with a pid
     below 110" is a condition."""
-    graph = t2c.deps.graph
-    await graph.execute(NS, "UNWIND range(1, 600) AS i CREATE (:Job:Batch {name: 'batch-' + toString(i)})")
+    graph, ns = t2c.deps.graph, "grouping_labels"  # a namespace of its own: no profile of another test's graph
+    await graph.execute(ns, "UNWIND range(1, 600) AS i CREATE (:Job:Batch {name: 'batch-' + toString(i)})")
     await graph.execute(
-        NS, "UNWIND range(1, 30) AS i CREATE (:Job:Daemon {name: 'daemon-' + toString(i), pid: 100 + i})"
+        ns, "UNWIND range(1, 30) AS i CREATE (:Job:Daemon {name: 'daemon-' + toString(i), pid: 100 + i})"
     )
-    t2c.invalidate(NS)
+    t2c.invalidate(ns)
     try:
-        schema = await graph.schema(NS)
-        profiles = await t2c.profiles.get(NS, schema)
+        schema = await graph.schema(ns)
+        profiles = await t2c.profiles.get(ns, schema)
         assert [(p.key, p.lo, p.hi, p.partial) for p in profiles.labels["Job"].numeric()] == [("pid", 101, 130, True)]
-        found = await conditions(graph, NS, profiles, question_literals("Which jobs have a pid below 110?"))
+        found = await conditions(graph, ns, profiles, question_literals("Which jobs have a pid below 110?"))
         assert ("pid", "<", 110) in [(f.key, f.op, f.value) for f in found[("Job", False)]]
     finally:
-        await graph.execute(NS, "MATCH (n) DETACH DELETE n")
-        t2c.invalidate(NS)
+        await graph.execute(ns, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(ns)
 
 
-def test_one_each_is_read_off_enough_relationships() -> None:
+def test_single_links_are_read_off_enough_relationships() -> None:
     """Each answer answers one question, read off 500 of them: a rule (``Profiles.single``); each of three people
     follows one other: no rule (a "top 3 followers by number of people they follow" may still be asked)."""
     answered = RelationshipProfile(
         "ANSWERED", 500, [("Answer", "Question", 500)], {}, fanout=[("Answer", "Question", 1, 7)]
     )
     follows = RelationshipProfile("FOLLOWS", 3, [("Person", "Person", 3)], {}, fanout=[("Person", "Person", 1, 2)])
-    assert one_each([answered, follows]) == {("Answer", "ANSWERED", "out", "Question")}
+    assert single_links([answered, follows]) == {("Answer", "ANSWERED", "out", "Question")}
 
 
 def test_the_targets_ranked_by_an_average_or_total_of_what_they_are_linked_to() -> None:
