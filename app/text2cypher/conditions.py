@@ -52,6 +52,9 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
         return [Filter(0, p.key, op, s, listed=listed) for op, n in ops if n]
 
     years = [int(v) for v in lits.numbers if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]]
+    # a number compared after a measure's word is that measure's, no year ("a PID less than 2000")
+    measures = [p for prof in (*profiles.labels.values(), *profiles.rels.values()) for p in prof.numeric()]
+    years = [y for y in years if not _of_a_measure(y, measures, lits)]
     elements = [((n, False), prof) for n, prof in profiles.labels.items()]
     elements += [((n, True), prof) for n, prof in profiles.rels.items()]
     for element, prof in elements:
@@ -94,6 +97,14 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
                 conds += [Filter(0, p.key, op, num(v), sized=True) for v in counts for op in ops(v, lits)]
         out[element] = conds
     return out
+
+
+def _of_a_measure(v: float, measures: list[Property], lits: QuestionLiterals) -> bool:
+    """Whether the word before number ``v``'s comparison names a number property that is no time ("a PID less than
+    2000": no year; "born before 1980", "asked before 2021": years)."""
+    word = lits.compared_by.get(v)
+    named = [p for p in measures if word is not None and lits.match.named(p.key, [word])]
+    return bool(named) and not any(p.temporal for p in named)
 
 
 def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:

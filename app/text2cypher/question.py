@@ -102,6 +102,8 @@ class QuestionLiterals:
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
     conditioned: list[str] = field(default_factory=list)
     """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
+    compared_by: dict[float, str] = field(default_factory=dict)
+    """Per number, the word right before its comparison ("pid" in "a PID less than 2000"): what the number is of."""
     first_noun: str | None = None
     """The noun after "the first k" ("movies" in "the first 3 movies Keanu Reeves acted in"): ``first_k``."""
     first_words: list[str] = field(default_factory=list)
@@ -214,6 +216,10 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         assert m is not None
         out.time_noun = next((w for w in content_words(bare[m.end() :]) if w not in lex.degree), None)
     out.conditioned = [m.group(1).lower() for m in lex.conditioned.finditer(bare)]
+    for m in lex.conditioned.finditer(bare):
+        number = _NUMBER.match(bare, m.end() - 1)
+        if number is not None:
+            out.compared_by.setdefault(float(number.group(1)), m.group(1).lower())
     first = lex.first.search(bare)
     if first is not None:  # "the first 3 movies": the noun after it, in case the question names a year (``first_k``)
         out.first_words = [w for w in content_words(bare[first.end() :]) if w not in lex.degree][:FIRST_WORDS]

@@ -1564,6 +1564,22 @@ async def test_a_number_keyed_as_an_id_is_no_measure() -> None:
     assert tops == {"reply_count"}
 
 
+async def test_a_number_a_measure_is_compared_with_is_no_year() -> None:
+    """ "applications with a PID less than 2000": 2000 is a PID, not a year of the start time held as Unix
+    milliseconds (``QuestionLiterals.compared_by``); "started before 2000" and "born before 1980" are years."""
+    pid = Property("Application", "pid", "number", 0.0, 9999.0, (38, 2834))
+    start = Property("Application", "startTime", "number", 1.6e12, 1.61e12, (1606477615631, 1606563321674))
+    profiles = Profiles(labels={"Application": LabelProfile("Application", "name", [pid, start])})
+
+    async def on_apps(question: str) -> set[str]:
+        found = await conditions(None, "ns", profiles, question_literals(question))  # type: ignore[arg-type]
+        return {f.key for f in found[("Application", False)] if f.value is not None}
+
+    assert question_literals("Which applications have a PID less than 2000?").compared_by == {2000.0: "pid"}
+    assert await on_apps("Which applications have a PID less than 2000?") == {"pid"}
+    assert "startTime" in await on_apps("Which applications started before 2000?")
+
+
 def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
     """ "shelves in zone 4": the condition on ``zone`` (+1), not on the shelf's ``row`` (-1); and the word "shelves"
     names shelves, not a shelf's ``shelf`` number, in ``schema_named`` and ``answer_kind``."""
