@@ -59,9 +59,12 @@ def aggregate_asked(f: Facts) -> int:
 @feature("value_named", FOR)
 def value_named(f: Facts) -> int:
     """For each condition that a number takes from the word before it ("racks in zone 4", ``lits.value_words``):
-    +1 where that word names the condition's property ("zone"), -1 where it does not (a rack's ``rack`` = 4)."""
+    +1 where that word names the condition's property ("zone"), -1 where it does not (a rack's ``rack`` = 4). And +1
+    for each comparison whose number follows the property's word ("comments with a score of 3", "a PID less than
+    500": ``lits.compared_by``); no -1 there, as the word before a comparison often names no property ("asked
+    before 2021")."""
     c, lits = f.candidate, f.lits
-    if not isinstance(c, Shape) or not lits.value_words:
+    if not isinstance(c, Shape) or not (lits.value_words or lits.compared_by):
         return 0
     out = 0
     for flt in c.filters:
@@ -69,6 +72,10 @@ def value_named(f: Facts) -> int:
         word = lits.value_words.get(flt.value) if number and flt.op == "=" else None
         if word is not None:
             out += 1 if lits.match.named(flt.key, [word]) else -1
+            continue
+        compared = lits.compared_by.get(flt.value) if number else None
+        if compared is not None and lits.match.named(flt.key, [compared]):
+            out += 1
     return out
 
 

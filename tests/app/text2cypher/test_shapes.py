@@ -1597,6 +1597,24 @@ def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
     assert feature("answer_kind", Shape(shelf, 1, "attr", prop="zone"), zones) == 1
 
 
+def test_a_comparison_after_a_property_word_names_that_property() -> None:
+    """ "the comments with a score of 3", "a PID less than 500": +1 for the condition on the property the word before
+    the comparison names (``lits.compared_by``), 0 for a condition on another number (no -1: the word before a
+    comparison often names no property, "asked before 2021")."""
+    comment = CandidateQuery(Anchor(None, "Comment", "uuid"), ())
+    lits = question_literals("List the comments with a score of 3.")
+    assert feature("value_named", Shape(comment, 1, "list", filters=(Filter(1, "score", "=", 3),)), lits) == 1
+    assert feature("value_named", Shape(comment, 1, "list", filters=(Filter(1, "replies", "=", 3),)), lits) == 0
+    app = CandidateQuery(Anchor(None, "Application", "name"), ())
+    pid = question_literals("Which applications have a PID less than 500?")
+    assert feature("value_named", Shape(app, 1, "list", filters=(Filter(1, "pid", "<", 500),)), pid) == 1
+    asked = question_literals("Which questions were asked before 2021 with more than 2 answers?")
+    answers = Shape(
+        CandidateQuery(Anchor(None, "Question", "title"), ()), 1, "list", filters=(Filter(1, "answers", ">", 2),)
+    )
+    assert feature("value_named", answers, asked) == 0
+
+
 async def test_plain_counts_take_conditions_where_the_question_asks_how_many(library: Text2CypherRetriever) -> None:
     config = library.config
     library.config = config.model_copy(update={"shape_budget": 1})
