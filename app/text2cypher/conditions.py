@@ -103,7 +103,9 @@ def _of_a_measure(v: float, measures: list[Property], lits: QuestionLiterals) ->
     """Whether the word before number ``v``'s comparison names a number property that is no time ("a PID less than
     2000": no year; "born before 1980", "asked before 2021": years)."""
     word = lits.compared_by.get(v)
-    named = [p for p in measures if word is not None and lits.match.named(p.key, [word])]
+    if word is None:
+        return False
+    named = [p for p in measures if lits.match.named(p.key, [word])]
     return bool(named) and not any(p.temporal for p in named)
 
 

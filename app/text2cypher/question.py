@@ -215,8 +215,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         m = dict(lex.time)[out.time_order].search(bare)
         assert m is not None
         out.time_noun = next((w for w in content_words(bare[m.end() :]) if w not in lex.degree), None)
-    out.conditioned = [m.group(1).lower() for m in lex.conditioned.finditer(bare)]
     for m in lex.conditioned.finditer(bare):
+        out.conditioned.append(m.group(1).lower())
         number = _NUMBER.match(bare, m.end() - 1)
         if number is not None:
             out.compared_by.setdefault(float(number.group(1)), m.group(1).lower())
