@@ -44,7 +44,7 @@ from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.measures import either_way
 from app.text2cypher.profiles import PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, question_literals
-from app.text2cypher.reading import example_text, reading, with_examples
+from app.text2cypher.reading import example_values, reading, with_examples
 
 PREVIEW_ROWS = 10
 """Rows read per previewed candidate (rows are paths: one answer may fill several)."""
@@ -96,24 +96,6 @@ class Enumeration:
 def anchor_labels(labels: Sequence[str]) -> list[str]:
     """The labels a linked node is matched under in candidate queries: its specific ones, else what it has."""
     return specific_labels(labels) or list(labels) or [ENTITY_LABEL]
-
-
-def answer_of(row: dict[str, Any]) -> Any:
-    """A result row's answer: its ``name`` column, else its first (a count, an aggregate, a property value)."""
-    return row["name"] if "name" in row else next(iter(row.values()), None)
-
-
-def example_values(rows: list[dict[str, Any]], k: int) -> list[str]:
-    """Up to ``k`` distinct answers of a query's rows (``answer_of``), as text."""
-    out: list[str] = []
-    for row in rows:
-        value = answer_of(row)
-        text = example_text(value) if value is not None else ""
-        if text and text not in out:
-            out.append(text)
-            if len(out) == k:
-                break
-    return out
 
 
 class Enumerator:

@@ -5,7 +5,8 @@ the question (retrieval) and for ``tune`` to phrase its training questions aroun
 * :func:`reading`: any candidate (an entity-anchored path, a path between two linked entities, a shape);
 * :func:`shape_reading`: a shape (``app.cypher.shapes``), with its conditions, threshold, aggregate or ordering;
 * ``phrasing.path_question`` and ``phrasing.shape_question``: the questions ``tune`` trains on, these readings in
-  frames drawn at random from the lexicon's ``[questions]`` table.
+  frames drawn at random from the lexicon's ``[questions]`` table;
+* :func:`example_values`: a few of a query's answers, as text, for a reading that shows them.
 
 The phrases for operators and aggregates come from the lexicon; the readings' sentence frames are English.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from app.cypher.candidates import Anchor, CandidateQuery, Direction, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Filter, Shape
@@ -261,3 +263,21 @@ def join_reading(c: CandidateQuery) -> str:
     to_a = f"{words(h1.rel_type)} {name}" if h1.direction == "in" else f"{words(h1.rel_type)} of {name}"
     to_b = f"{words(h2.rel_type)} {other}" if h2.direction == "out" else f"{words(h2.rel_type)} of {other}"
     return with_kind(f"{kind or 'entity'} {to_a} and {to_b}", kind)
+
+
+def answer_of(row: dict[str, Any]) -> Any:
+    """A result row's answer: its ``name`` column, else its first (a count, an aggregate, a property value)."""
+    return row["name"] if "name" in row else next(iter(row.values()), None)
+
+
+def example_values(rows: list[dict[str, Any]], k: int) -> list[str]:
+    """Up to ``k`` distinct answers of a query's rows (``answer_of``), as text."""
+    out: list[str] = []
+    for row in rows:
+        value = answer_of(row)
+        text = example_text(value) if value is not None else ""
+        if text and text not in out:
+            out.append(text)
+            if len(out) == k:
+                break
+    return out

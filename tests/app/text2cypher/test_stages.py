@@ -65,6 +65,14 @@ def test_the_questions_tune_asks_are_data_too(tmp_path: Path) -> None:
         lexicon.load(str(tmp_path / "short.toml"))
 
 
+def test_no_stage_module_is_over_400_lines() -> None:
+    """Issue 40: the package stays small stages; a module past 400 lines is split, not grown."""
+    package = Path(features.__file__).parent
+    sizes = {p.name: len(p.read_text().splitlines()) for p in package.glob("*.py")}
+    assert len(sizes) > 10
+    assert {n: k for n, k in sizes.items() if k > 400} == {}
+
+
 def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() -> None:
     with pytest.raises(ValueError, match="registered twice"):
         features.feature("counted", features.FOR)(lambda f: 0)
