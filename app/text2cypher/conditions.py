@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, UNLINKED, Filter, Shape, text_match_query
 from app.stores.graph.base import GraphStore
-from app.stores.graph.profile import year_start
+from app.stores.graph.profile import identifying_words, year_start
 from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import num
@@ -113,13 +113,16 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
     """The conditions the question's words state without a constant: a property some nodes lack is there where
     its words name it ("movies with a tagline") and missing where a negation governs them ("questions without an
     accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted"); a
-    number that can be zero is zero where a negation governs its words ("questions with no answers")."""
+    number that can be zero is zero where a negation governs its words ("questions with no answers"). A
+    ``reference`` is there only where the question names all its words but the identifying one ("questions with an
+    accepted answer" for ``accepted_answer_id``; "the questions with the most answers" speaks of something else)."""
     m, said, negated = lits.match, lits.affirmed, lits.negated
     zero = [p for p in props if p.kind == "bool" or p.partial or (p.kind == "number" and _holds_zero(p))]
     denied = best_named(zero, negated, lits)
     out: list[Condition] = []
     for p in props:
-        yes, no = m.named(p.key, said), p.key in denied
+        yes = _named_whole(p.key, said, lits) if p.reference else m.named(p.key, said)
+        no = p.key in denied
         if p.kind == "bool":
             out += [Filter(0, p.key, "=", v) for v, named in ((True, yes), (False, no)) if named]
             continue
@@ -128,6 +131,13 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
         if no and p.kind == "number" and _holds_zero(p):
             out.append(Filter(0, p.key, "=", 0))
     return out
+
+
+def _named_whole(key: str, words: list[str], lits: QuestionLiterals) -> bool:
+    """Whether ``words`` name every word of ``key`` but its identifying ones (``profile.identifying_words``): a
+    reference's words are one noun phrase for the thing it points to, and a part of it names another thing."""
+    own = [w for w in term_words(key) if w not in identifying_words()]
+    return bool(own) and all(any(lits.match.names(w, q) for q in words) for w in own)
 
 
 def unlinked(label: str, profiles: Profiles, lits: QuestionLiterals, *, by_label: bool = True) -> list[Condition]:

@@ -1539,7 +1539,8 @@ async def test_a_number_keyed_as_an_id_is_no_measure() -> None:
     """A number whose key says it identifies something (``accepted_reply_id``: ``Property.reference``) is no
     measure, ordering or time ("the tickets with the most replies" are not ranked by it), but its presence is a
     condition where the question names it ("tickets with an accepted reply") and so is a comparison stated on it by
-    its own words."""
+    its own words; that presence only where the question names all its words but the id ("replies" is no accepted
+    reply)."""
     assert identifies_by_key("accepted_reply_id") and identifies_by_key("employeeID") and identifies_by_key("uuid")
     assert not identifies_by_key("pid") and not identifies_by_key("reply_count") and not identifies_by_key("idea")
     ref = Property("Ticket", "accepted_reply_id", "number", 1.6e9, 1.7e9, (1600000000, 1690000000), True, True)
@@ -1554,6 +1555,10 @@ async def test_a_number_keyed_as_an_id_is_no_measure() -> None:
         return [(f.key, f.op, f.value) for f in found[("Ticket", False)] if f.key == ref.key]
 
     assert [op for _, op, _ in await on_tickets("Which tickets have an accepted reply?")] == ["IS NOT NULL"]
+    # its words are one noun phrase: "replies" alone names the replies, not the accepted one
+    assert await on_tickets("What are the 3 tickets with the most replies?") == []
+    assert await on_tickets("Which tickets has the agent replied to?") == []
+    assert [op for _, op, _ in await on_tickets("Which tickets have no accepted reply?")] == ["IS NULL"]
     assert ("accepted_reply_id", ">", 1650000000) in await on_tickets(
         "Which tickets have an accepted reply id above 1650000000?"
     )
