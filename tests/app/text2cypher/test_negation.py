@@ -57,6 +57,21 @@ def test_conditions_stated_without_a_constant() -> None:
     assert question_literals("Find the tickets with a reply count of zero.").ops[0.0] == "="
 
 
+def test_a_prefix_negates_the_rest_of_its_word() -> None:
+    """ "unresolved tickets" are the tickets not resolved, "unreplied" ones have no replies (the lexicon's
+    ``negating_prefix``); "unique" or "United" negate nothing a schema names."""
+
+    def conds(question: str) -> set[Filter]:
+        return set(stated([RESOLVED, REPLIES, CODE], question_literals(question)))
+
+    lits = question_literals("Which tickets are unresolved?")
+    assert lits.negated == ["resolved"] and "unresolved" not in lits.affirmed
+    assert conds("Which tickets are unresolved?") == {Filter(0, "is_resolved", "=", False)}
+    assert conds("List the unreplied tickets.") == {Filter(0, "reply_count", "=", 0)}
+    assert conds("List the unique subjects of tickets handled in the United Kingdom.") == set()
+    assert conds("Which tickets are resolved?") == {Filter(0, "is_resolved", "=", True)}
+
+
 def test_a_negation_speaks_of_the_property_its_words_name_best() -> None:
     """Of the properties a negation's words name, the one whose words they name most and that leaves fewest of its
     own words unsaid (a measure word such as "count" goes without saying): "no replies" is ``reply_count`` zero,
