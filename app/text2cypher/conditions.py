@@ -250,6 +250,21 @@ def takes(s: Shape, f: Filter) -> bool:
     return False
 
 
+def negative(f: Filter, lits: QuestionLiterals) -> bool:
+    """Whether condition ``f`` states a negation: a node lacks a relationship or a property, a boolean is false, or
+    a number is zero that the question does not state ("questions with no answers")."""
+    if f.op in (UNLINKED, ABSENT) or f.value is False:
+        return True
+    return f.op == "=" and isinstance(f.value, int | float) and f.value == 0 and 0 not in lits.numbers
+
+
+def negates_again(s: Shape, f: Filter, lits: QuestionLiterals) -> bool:
+    """Whether ``f`` would be one negation more than the question states (``lits.negations``, at least one) beside
+    the shape's: "questions tagged 'neo4j' with no accepted answers" lack an answer or an accepted answer's id, and
+    the second says the first again."""
+    return negative(f, lits) and sum(negative(g, lits) for g in s.filters) >= max(lits.negations, 1)
+
+
 def redundant(f: Filter, g: Filter) -> bool:
     """Whether condition ``f`` adds nothing to ``g``, takes the same constant again, or cannot hold beside it: a
     property that has a value condition is there already (and cannot be missing), equals one value only, and once

@@ -16,7 +16,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.conditions import conditions as find_conditions
-from app.text2cypher.conditions import filters_for, redundant
+from app.text2cypher.conditions import filters_for, negates_again, redundant
 from app.text2cypher.counting import by_count, chains, other_end, per_group
 from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
@@ -121,7 +121,7 @@ class ShapeEnumerator:
                 replace(s, filters=(*s.filters, f))
                 for s in level
                 for f in filters_for(s, conditions, profiles)
-                if not any(redundant(f, g) for g in s.filters)
+                if not any(redundant(f, g) for g in s.filters) and not negates_again(s, f, lits)
             ]
             if not nxt:
                 break

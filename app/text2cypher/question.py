@@ -73,6 +73,9 @@ class QuestionLiterals:
     negated: list[str] = field(default_factory=list)
     """The content words a negation governs ("accepted", "answer" in "questions without an accepted answer"; the
     lexicon's ``negation`` up to ``negation_end``): a property they name is false, missing or zero (``conditions``)."""
+    negations: int = 0
+    """How many negations the question states (a negating word, or a word a prefix negates): a candidate states no
+    more (``enumerate_shapes``: "questions with no accepted answer" lack the answer or the answer's id, not both)."""
     unsaid: list[str] = field(default_factory=list)
     """The words a prefix negates whole ("unaccepted"; the lexicon's ``negating_prefix``): their rest is ``negated``,
     and they affirm nothing."""
@@ -211,11 +214,13 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         scope = bare[negation.end() :]
         end = P["negation_end"].search(scope)
         out.negated += list(content_words(scope[: end.start() if end else len(scope)]))[:NEGATION_SCOPE]
+        out.negations += 1
     for w in out.words:  # "unaccepted answers": "accepted" is negated, "unaccepted" affirms nothing
         prefix = P["negating_prefix"].match(w)
         if prefix is not None:
             out.negated.append(w[prefix.end() :])
             out.unsaid.append(w)
+            out.negations += 1
     out.heads = [w for w in out.words if w not in lex.frame and w not in lex.number_words and w not in lex.degree][:2]
     orders = [d for d, pattern in lex.time if pattern.search(bare)]
     out.time_order = orders[0] if len(orders) == 1 else None

@@ -13,7 +13,7 @@ from app.cypher.shapes import ABSENT, EXISTS, Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher import lexicon
-from app.text2cypher.conditions import redundant, stated, year_filter
+from app.text2cypher.conditions import negates_again, redundant, stated, year_filter
 from app.text2cypher.profiles import Property
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import flag_text, reading
@@ -70,6 +70,24 @@ def test_a_prefix_negates_the_rest_of_its_word() -> None:
     assert conds("List the unreplied tickets.") == {Filter(0, "reply_count", "=", 0)}
     assert conds("List the unique subjects of tickets handled in the United Kingdom.") == set()
     assert conds("Which tickets are resolved?") == {Filter(0, "is_resolved", "=", True)}
+
+
+def test_a_shape_states_no_more_negations_than_the_question() -> None:
+    """ "tickets with no escalation code" lack the code; a second negation beside it (no replies, not resolved) says
+    what the question does not; a question with two negations takes two."""
+    tickets = CandidateQuery(TICKET, ())
+    lacks_code = Filter(1, "escalation_code", ABSENT, None)
+    lits = question_literals("Which tickets have no escalation code?")
+    assert lits.negations == 1
+    s = Shape(tickets, 1, "list", filters=(lacks_code,))
+    assert negates_again(s, Filter(1, "reply_count", "=", 0), lits)
+    assert negates_again(s, Filter(1, "is_resolved", "=", False), lits)
+    assert not negates_again(s, Filter(1, "is_resolved", "=", True), lits)
+    assert not negates_again(Shape(tickets, 1, "list"), lacks_code, lits)
+    two = question_literals("Which tickets have no escalation code and are unresolved?")
+    assert two.negations == 2 and not negates_again(s, Filter(1, "is_resolved", "=", False), two)
+    zero = question_literals("Which tickets have 0 replies and no escalation code?")
+    assert not negates_again(Shape(tickets, 1, "list", filters=(Filter(1, "reply_count", "=", 0),)), lacks_code, zero)
 
 
 def test_a_negation_speaks_of_the_property_its_words_name_best() -> None:
