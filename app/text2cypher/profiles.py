@@ -45,6 +45,9 @@ class Property:
     reference: bool = False
     """A number its key says identifies something (``accepted_answer_id``: ``profile.identifies_by_key``): no
     measure nor ordering, but a condition where the question names it ("questions with an accepted answer")."""
+    repeats: bool = True
+    """Some of its values occur more than once (among the schema profile's sampled nodes; unknown: True): "the
+    most common X" only counts values that repeat (an answer's text or an id is each node's own)."""
 
     @property
     def whole(self) -> bool:
@@ -218,8 +221,9 @@ class PropertyProfiles:
             p = prof[0]
             values = p.get("sample") or []
             part = p["c"] < (p.get("total") or 0)
+            once = measured is not None and measured.kind != "list" and measured.distinct == measured.present > 1
             if values and all(isinstance(v, bool) for v in values):
-                into.append(Property(name, key, "bool", values=tuple(values), partial=part))
+                into.append(Property(name, key, "bool", values=tuple(values), partial=part, repeats=not once))
             elif values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
                 lo, hi = _number(p["lo"]), _number(p["hi"])
                 if measured is not None:  # some nodes hold text there ("deleted"): the profile's sampled numbers
@@ -227,11 +231,11 @@ class PropertyProfiles:
                     hi = hi if hi is not None else _number(measured.hi)
                 if lo is not None and hi is not None:
                     ref = key != display and identifies_by_key(key)
-                    into.append(Property(name, key, "number", lo, hi, tuple(values), part, ref))
+                    into.append(Property(name, key, "number", lo, hi, tuple(values), part, ref, not once))
             elif values and all(value_kind(v) == "date" for v in values):
-                into.append(Property(name, key, "date", values=tuple(values), partial=part))
+                into.append(Property(name, key, "date", values=tuple(values), partial=part, repeats=not once))
             elif values and all(isinstance(v, str) for v in values):
-                into.append(Property(name, key, "text", values=tuple(values), partial=part))
+                into.append(Property(name, key, "text", values=tuple(values), partial=part, repeats=not once))
             elif values and all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in values):
                 sizes = [len(v) for v in values]
                 elements = tuple(e for v in values for e in v)

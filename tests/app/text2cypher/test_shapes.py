@@ -21,6 +21,7 @@ from app.text2cypher.answer_form import answer_form
 from app.text2cypher.conditions import conditions, filters_for
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
+from app.text2cypher.measures import commons
 from app.text2cypher.profiles import LabelProfile, Profiles, Property, single_links
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
@@ -1477,6 +1478,30 @@ async def test_a_key_the_first_nodes_lack_is_profiled(t2c: Text2CypherRetriever)
         assert [(p.key, p.lo, p.hi, p.partial) for p in profiles.labels["Job"].numeric()] == [("pid", 101, 130, True)]
         found = await conditions(graph, ns, profiles, question_literals("Which jobs have a pid below 110?"))
         assert ("pid", "<", 110) in [(f.key, f.op, f.value) for f in found[("Job", False)]]
+    finally:
+        await graph.execute(ns, "MATCH (n) DETACH DELETE n")
+        t2c.invalidate(ns)
+
+
+async def test_the_most_common_values_only_of_a_property_whose_values_repeat(t2c: Text2CypherRetriever) -> None:
+    """ "the most common X" counts how often each value occurs: a ticket's body text and its reference number are
+    each ticket's own (every value once among the sampled nodes: ``Property.repeats`` False), so no candidate ranks
+    them so; a priority repeats."""
+    graph, ns = t2c.deps.graph, "repeating_values"
+    await graph.execute(
+        ns,
+        "UNWIND range(1, 40) AS i CREATE (:Case {subject: 'case ' + toString(i), body: 'I cannot log in, try ' + "
+        "toString(i), parent_case_id: 1000 + i, priority: ['low', 'high'][i % 2]})",
+    )
+    t2c.invalidate(ns)
+    try:
+        schema = await graph.schema(ns)
+        profiles = await t2c.profiles.get(ns, schema)
+        case = profiles.labels["Case"]
+        repeats = {p.key: p.repeats for p in [*case.properties, *case.identifiers]}
+        assert repeats == {"subject": False, "body": False, "parent_case_id": False, "priority": True}
+        cases = CandidateQuery(Anchor(None, "Case", "subject"), ())
+        assert {c.prop for c in commons(cases, 1, profiles, [3], None)} == {"priority"}
     finally:
         await graph.execute(ns, "MATCH (n) DETACH DELETE n")
         t2c.invalidate(ns)
