@@ -215,9 +215,10 @@ class Shape:
     """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
     values alone ("the birth years of the actors of X")."""
     shown: tuple[tuple[int, str, bool], ...] = ()
-    """``(var, key, edge)``: properties of node ``x{var}`` (``edge``: of relationship ``r{var}``) a ``list`` returns
-    beside each answer's display value ("which movies have a tagline containing 'freedom'": each title and its
-    tagline); set on the chosen list only (``app.text2cypher.answer_form.answer_form``)."""
+    """``(var, key, edge)``: properties of node ``x{var}`` (``edge``: of relationship ``r{var}``) a ``list`` or a
+    ``top`` returns beside each answer's display value ("which movies have a tagline containing 'freedom'": each
+    title and its tagline; "the top 3 questions with the most answers and their view counts"); set on the chosen
+    candidate only (``app.text2cypher.answer_form.answer_form``)."""
     ordered: tuple[str, str] | None = None
     """``(key, direction)``: a ``list`` with a ``limit`` takes its first k in the order of the target's own property
     ``key`` ("ASC" or "DESC"; "the first 3 movies Keanu Reeves acted in": the earliest released), those that have
@@ -364,6 +365,7 @@ class Shape:
             if self.form == "pairs" and linked is not None:
                 lkey = ident(self.path.node_kind(linked)[1], "property")
                 beside = f", x{linked}.{lkey} AS {_column(lkey)}"
+            beside += "".join(f", {ref} AS {col}" for ref, col in self._shown_columns())
             return f"RETURN DISTINCT {t}.{key} AS name{beside}, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
         if self.prop and self.distinct:
             agg, col = f"count(DISTINCT {self._prop_ref()})", "number"

@@ -415,7 +415,9 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         set when there were more): in the form the question asks for (``answer_form``), read once more when that is
         not the form that ran (``rows``) or when ``limit`` may have cut the rows that ran short; the form that ran,
         as it ran, when that read fails."""
-        final = answer_form(cand, lits) if self.config.answer_form == "question" and lits is not None else cand
+        final = cand
+        if self.config.answer_form == "question" and lits is not None:
+            final = answer_form(cand, lits, await self.profiles.get(ns, await self.schema(ns)))
         cap = self.config.answer_rows
         # answer_form returns the candidate itself when its form is already the one asked
         if final is not cand or (len(rows) >= limit and cap > limit):

@@ -9,12 +9,20 @@ from dataclasses import replace
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import Filter, Shape
+from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 
 
-def answer_form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
+def answer_form(
+    c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles | None = None
+) -> CandidateQuery | Shape:
     """The chosen candidate in the form the question asks for (``_form``); a list of names names each node once,
-    not each name once ("which applications listen on port 80": two applications named "crm" are two answers)."""
+    not each name once ("which applications listen on port 80": two applications named "crm" are two answers); a
+    ranking shows beside each answer the properties of its own the question asks for by their words (``profiles``:
+    "the top 3 questions with the most answers and what are their view counts")."""
+    if isinstance(c, Shape) and c.kind == "top" and lits.asks_more and profiles is not None:
+        shown = asked_beside(c, lits, profiles)
+        c = replace(c, shown=shown) if shown else c
     out = _form(c, lits)
     if not isinstance(out, Shape) or out.kind != "list" or out.form != "names":
         return out
@@ -107,3 +115,13 @@ def display_asked(c: CandidateQuery | Shape, lits: QuestionLiterals) -> bool:
     ``value_asked``)."""
     key = c.path.node_kind(c.target)[1] if isinstance(c, Shape) else c.node_kind(c.return_index)[1]
     return bool(key) and lits.lex.value_asked(key).search(lits.said) is not None
+
+
+def asked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> tuple[tuple[int, str, bool], ...]:
+    """The properties of a ranking's answers the question asks for by their own words beside them ("... and their
+    view counts", the lexicon's ``value_asked``), other than their display value and what ranks them."""
+    prof = profiles.of(c.path, c.target)
+    if prof is None or c.prop_on is not None:
+        return ()
+    keys = [p.key for p in [*prof.properties, *prof.identifiers] if p.key not in (prof.key, c.prop)]
+    return tuple((c.target, k, False) for k in keys if lits.lex.value_asked(k).search(lits.said))

@@ -528,6 +528,7 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     assert form(own, "What ratings did Mira Holt give?") == "DISTINCT r1.rating AS rating"
     path = CandidateQuery(Anchor("Ilse Varga", "Author"), WROTE.hops)
     assert form(path, "List the books Ilse Varga wrote.") == "DISTINCT x2"
+
     assert form(path, "What are the titles Ilse Varga wrote?") == "x2.title"
     assert (
         answer_form(path, question_literals("Find the books Ilse Varga wrote."))
@@ -822,6 +823,27 @@ async def test_a_property_question_answers_with_its_value(
     assert res.trace.query == query and res.trace.error is None
     top = res.items[0]
     assert top.node is None and top.provenance["value"] == value
+
+
+def test_a_ranking_shows_what_the_question_asks_beside_each_answer() -> None:
+    """ "the top 2 books with the most pages and what are their prices": each title, its price and its pages, in
+    that order; nothing beside where the question asks nothing more, nor the display value or the ranking's measure
+    again."""
+    pages = Property("Book", "pages", "number", 90.0, 900.0, (120, 480))
+    price = Property("Book", "list_price", "number", 5.0, 80.0, (9.5, 25.0))
+    profiles = Profiles(labels={"Book": LabelProfile("Book", "title", [pages, price])})
+    longest = Shape(CandidateQuery(BOOK, ()), 1, "top", prop="pages", fn="DESC", limit=2)
+    asked = answer_form(
+        longest, question_literals("What are the top 2 books with the most pages and their list prices?"), profiles
+    )
+    assert isinstance(asked, Shape) and asked.shown == ((1, "list_price", False),)
+    assert asked.text.endswith(
+        "RETURN DISTINCT x1.title AS name, x1.list_price AS list_price, x1.pages AS pages ORDER BY pages DESC LIMIT 2"
+    )
+    plain = answer_form(longest, question_literals("What are the top 2 books with the most pages?"), profiles)
+    assert isinstance(plain, Shape) and plain.shown == ()
+    again = answer_form(longest, question_literals("List the 2 longest books and their pages."), profiles)
+    assert isinstance(again, Shape) and again.shown == ()
 
 
 def test_no_sum_of_years() -> None:
