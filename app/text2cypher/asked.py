@@ -62,9 +62,10 @@ def value_named(f: Facts) -> int:
     +1 where that word names the condition's property ("zone"), -1 where it does not (a rack's ``rack`` = 4). And +1
     for each comparison whose number follows the property's word ("comments with a score of 3", "a PID less than
     500": ``lits.compared_by``); no -1 there, as the word before a comparison often names no property ("asked
-    before 2021")."""
+    before 2021"); and +1 for each whose number is followed by a word naming the property ("questions with more than
+    one answer": ``answer_count``, not an answer's score; ``lits.counted_by``)."""
     c, lits = f.candidate, f.lits
-    if not isinstance(c, Shape) or not (lits.value_words or lits.compared_by):
+    if not isinstance(c, Shape) or not (lits.value_words or lits.compared_by or lits.counted_by):
         return 0
     out = 0
     for flt in c.filters:
@@ -73,9 +74,8 @@ def value_named(f: Facts) -> int:
         if word is not None:
             out += 1 if lits.match.named(flt.key, [word]) else -1
             continue
-        compared = lits.compared_by.get(flt.value) if number else None
-        if compared is not None and lits.match.named(flt.key, [compared]):
-            out += 1
+        said = [lits.compared_by.get(flt.value), lits.counted_by.get(flt.value)] if number else []
+        out += sum(1 for w in said if w is not None and lits.match.named(flt.key, [w]))
     return out
 
 

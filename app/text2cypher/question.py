@@ -110,6 +110,9 @@ class QuestionLiterals:
     """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
     compared_by: dict[float, str] = field(default_factory=dict)
     """Per number, the word right before its comparison ("pid" in "a PID less than 2000"): what the number is of."""
+    counted_by: dict[float, str] = field(default_factory=dict)
+    """Per number a comparison takes, the word right after it ("answer" in "more than one answer", "views" in "more
+    than 80 views"): what the number counts."""
     first_noun: str | None = None
     """The noun after "the first k" ("movies" in "the first 3 movies Keanu Reeves acted in"): ``first_k``."""
     first_words: list[str] = field(default_factory=list)
@@ -307,6 +310,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             out.value_words[value] = named.group(1).lower()
         if op is not None:
             out.ops.setdefault(value, op)
+            _note_counted(out, value, op, bare[m.end() :], lex)
         if value.is_integer() and 1 <= value <= lex.max_limit:
             out.limits.append(int(value))
         # two numbers joined as one span ("between 1990 and 2000", "from 1990 to 2000", "1990-2000") are a range,
@@ -328,6 +332,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         op = next((o for o, pattern in lex.compared if o != "=" and pattern.search(before)), None)
         if op is not None:  # "more than two answers": a number a condition takes
             out.ops.setdefault(value, op)
+            _note_counted(out, value, op, bare[m.end() :], lex)
             out.numbers.append(value)
     for op, pattern in lex.signs:  # "answers with a negative score": below zero
         if pattern.search(bare):
@@ -336,6 +341,15 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.limits += [lex.number_words[w] for w in out.words if w in lex.number_words]  # no number word is a stopword
     out.limits = list(dict.fromkeys(out.limits))
     return out
+
+
+def _note_counted(out: QuestionLiterals, value: float, op: str, after: str, lex: Lexicon) -> None:
+    """``counted_by``: the word right after a compared number, where it is a content word of no language's own
+    ("more than one answer"; not "3 or more", "2000 and")."""
+    nxt = after.split()[:1]
+    word = nxt[0].strip(".,;:?!").lower() if nxt else ""
+    if op != "=" and word and _names_a_value(word, lex) and word.isalpha():
+        out.counted_by.setdefault(value, word)
 
 
 def _names_a_value(word: str, lex: Lexicon) -> bool:

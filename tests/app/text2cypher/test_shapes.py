@@ -1652,7 +1652,8 @@ def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
 def test_a_comparison_after_a_property_word_names_that_property() -> None:
     """ "the comments with a score of 3", "a PID less than 500": +1 for the condition on the property the word before
     the comparison names (``lits.compared_by``), 0 for a condition on another number (no -1: the word before a
-    comparison often names no property, "asked before 2021")."""
+    comparison often names no property, "asked before 2021"); and +1 where the word after the number names it ("more
+    than one answer": ``lits.counted_by``)."""
     comment = CandidateQuery(Anchor(None, "Comment", "uuid"), ())
     lits = question_literals("List the comments with a score of 3.")
     assert feature("value_named", Shape(comment, 1, "list", filters=(Filter(1, "score", "=", 3),)), lits) == 1
@@ -1664,7 +1665,15 @@ def test_a_comparison_after_a_property_word_names_that_property() -> None:
     answers = Shape(
         CandidateQuery(Anchor(None, "Question", "title"), ()), 1, "list", filters=(Filter(1, "answers", ">", 2),)
     )
-    assert feature("value_named", answers, asked) == 0
+    assert feature("value_named", answers, asked) == 1  # "2 answers": the number of answers (``counted_by``)
+    # ... and the word after a compared number names what it counts: the question's answer count, not an answer's score
+    one = question_literals("List the 5 most recent questions with more than one answer.")
+    assert one.counted_by == {1.0: "answer"}
+    question = CandidateQuery(Anchor(None, "Question", "title"), (Hop("ANSWERED", "in", "Answer", "uuid"),))
+    counted = Shape(question, 1, "list", filters=(Filter(1, "answer_count", ">", 1),))
+    assert feature("value_named", counted, one) == 1
+    assert feature("value_named", replace(counted, filters=(Filter(2, "score", ">", 1),)), one) == 0
+    assert question_literals("Which answers have a score of 3 or more?").counted_by == {}
 
 
 async def test_plain_counts_take_conditions_where_the_question_asks_how_many(library: Text2CypherRetriever) -> None:
