@@ -114,15 +114,16 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
     its words name it ("movies with a tagline") and missing where a negation governs them ("questions without an
     accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted"); a
     number that can be zero is zero where a negation governs its words ("questions with no answers"). A
-    ``reference`` is there only where the question names all its words but the identifying one ("questions with an
-    accepted answer" for ``accepted_answer_id``; "the questions with the most answers" speaks of something else)."""
+    ``reference`` is there (missing) only where the question names (negates) all its words but the identifying one
+    ("questions with an accepted answer" for ``accepted_answer_id``; "the questions with the most answers" and
+    "answers not accepted" speak of something else)."""
     m, said, negated = lits.match, lits.affirmed, lits.negated
     zero = [p for p in props if p.kind == "bool" or p.partial or (p.kind == "number" and _holds_zero(p))]
     denied = best_named(zero, negated, lits)
     out: list[Condition] = []
     for p in props:
         yes = _named_whole(p.key, said, lits) if p.reference else m.named(p.key, said)
-        no = p.key in denied
+        no = p.key in denied and (not p.reference or _named_whole(p.key, negated, lits))
         if p.kind == "bool":
             out += [Filter(0, p.key, "=", v) for v, named in ((True, yes), (False, no)) if named]
             continue

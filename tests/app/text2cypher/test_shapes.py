@@ -1606,6 +1606,7 @@ async def test_a_number_keyed_as_an_id_is_no_measure() -> None:
     assert await on_tickets("What are the 3 tickets with the most replies?") == []
     assert await on_tickets("Which tickets has the agent replied to?") == []
     assert [op for _, op, _ in await on_tickets("Which tickets have no accepted reply?")] == ["IS NULL"]
+    assert await on_tickets("Which replies to tickets have not been accepted?") == []
     assert ("accepted_reply_id", ">", 1650000000) in await on_tickets(
         "Which tickets have an accepted reply id above 1650000000?"
     )
