@@ -219,6 +219,10 @@ class Shape:
     ``top`` returns beside each answer's display value ("which movies have a tagline containing 'freedom'": each
     title and its tagline; "the top 3 questions with the most answers and their view counts"); set on the chosen
     candidate only (``app.text2cypher.answer_form.answer_form``)."""
+    staged: bool = False
+    """``top`` by another node's property (``prop_var``): the targets linked to the ``limit`` of those nodes with the
+    greatest or least ``prop``, all of them ("the tags of the 3 questions with the lowest view count": the 3
+    questions first, then their tags), not the first ``limit`` target-node pairs in that order."""
     ordered: tuple[str, str] | None = None
     """``(key, direction)``: a ``list`` with a ``limit`` takes its first k in the order of the target's own property
     ``key`` ("ASC" or "DESC"; "the first 3 movies Keanu Reeves acted in": the earliest released), those that have
@@ -395,14 +399,34 @@ class Shape:
         """The canonical query the model generates."""
         conds = self.conditions()
         where = " WHERE " + " AND ".join(conds) if conds else ""
+        if self.is_staged:
+            return self._staged(self._match(False), where)
         return f"{self._match(False)}{where} {self._return()}"
 
     def execution_query(self) -> str:
         """What runs: the path's guards added, and ``$limit`` rows at most for a list without its own limit."""
         conds = self.path.where_conditions() + self.conditions()
         where = " WHERE " + " AND ".join(conds) if conds else ""
+        if self.is_staged:
+            return self._staged(self._match(True), where)
         tail = " LIMIT $limit" if self.kind in ("list", "attr") and self.limit is None else ""
         return f"{self._match(True)}{where} {self._return()}{tail}"
+
+    @property
+    def is_staged(self) -> bool:
+        """``staged`` where it applies: a ``top`` with a ``limit`` by another node's property."""
+        return self.staged and self.kind == "top" and self.limit is not None and self.ordered_by() is not None
+
+    def _staged(self, match: str, where: str) -> str:
+        """The ``limit`` nodes the pattern orders by first, then the targets the pattern links to them."""
+        v, t = self.ordered_by(), f"x{self.target}"
+        order = "ASC" if self.fn == "ASC" else "DESC"
+        ranked = f"WITH DISTINCT x{v} ORDER BY {self._prop_ref()} {order} LIMIT {int(self.limit or 1)}"
+        if self.form == "nodes":
+            answer = f"RETURN DISTINCT {t}"
+        else:
+            answer = f"RETURN DISTINCT {t}.{ident(self.path.node_kind(self.target)[1], 'property')} AS name"
+        return f"{match}{where} {ranked} {match}{where} {answer}"
 
     def pattern_text(self, row: dict[str, Any]) -> str:
         return "query: " + self.text

@@ -53,6 +53,8 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery |
     oldest movie": each director, the movie and its year). English, not a data set's vocabulary."""
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
+    if isinstance(c, Shape) and c.is_staged:  # the answers linked to the k first: their names (the k are the means)
+        return c
     if isinstance(c, Shape) and c.kind == "list" and c.having is None and not c.also:  # one node, no threshold
         dated = lits.dated
         if c.limit is not None and dated is not None and c.path.node_kind(c.target)[0] == dated[0]:

@@ -138,3 +138,13 @@ def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     said = identifier_words(label).split()
     plural = lits.lex.asking.plural
     return any(word.lower() in (n, n + plural) for n in ("".join(said), *said[-1:]))
+
+
+def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:
+    """Whether the number ``k`` counts nodes of ``label``: the first of the words after it that is a label's noun is
+    ``label``'s ("the 3 questions having the lowest view counts", "the 3 most recently asked questions"; not "the
+    top 3 tags", nor a number nothing names after)."""
+    for w in lits.limit_words.get(k, []):
+        if any(is_label_noun(w, other, lits) for other in lits.labels):
+            return is_label_noun(w, label, lits)
+    return False

@@ -15,6 +15,7 @@ from dataclasses import replace
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Shape
 from app.stores.graph.base import GraphSchema, GraphStore
+from app.text2cypher.asks import counts_kind
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, negates_again, redundant
 from app.text2cypher.counting import by_count, chains, other_end, per_group
@@ -215,14 +216,15 @@ class ShapeEnumerator:
                 out += attributes(path, t, profiles, paired=True)
                 if lits.superlative:  # "the 3 most common taglines"
                     out += commons(path, t, profiles, ks, lits.order)
-                if lits.superlative and path.hops:  # the targets by what they are linked to: "who directed the
-                    other = other_end(path, t)  # oldest movie"
-                    out += [
+                if lits.orders and path.hops:  # the targets by what they are linked to: "who directed the
+                    other = other_end(path, t)  # oldest movie"; and those linked to the k first ("the tags of the 3
+                    linked = [  # most viewed questions": ``staged``)
                         Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=other, temporal=timed and p.temporal)
                         for p in profiles.ordered(path, other)
                         for d in ("DESC", "ASC")
                         for k in ks
                     ]
+                    out += [y for x in linked for y in _staged_or_not(x, lits)]
                 rel = profiles.of(path, 1, edge=True) if path.hops else None  # the first relationship's profile
                 if lits.superlative and lits.asks_length and rel is not None:  # by how many elements a list holds:
                     out += [  # "the movies with the longest role lists"
@@ -272,6 +274,8 @@ class ShapeEnumerator:
         # through a middle kind: only how many each target reaches
         for path in chains(schema, profiles, lits) if chain_paths is None else chain_paths:
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
+            if lits.orders and lits.limit_words:  # "the users who answered the 3 most viewed questions"
+                out += _staged_chain(path, profiles, lits, ks, timed)
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += attributes(path, len(path.hops) + 1, profiles, paired=True)
@@ -301,6 +305,33 @@ class ShapeEnumerator:
                     if p.key != own.key
                 ]
         return out
+
+
+def _staged_chain(
+    path: CandidateQuery, profiles: Profiles, lits: QuestionLiterals, ks: list[int], timed: bool
+) -> list[Shape]:
+    """The ends of a chain linked to the k nodes of its other end with the greatest or least property, where the
+    question's number counts that other end ("the users who answered the 3 most viewed questions")."""
+    return [
+        Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=4 - t, temporal=timed and p.temporal, staged=True)
+        for t in (1, 3)
+        for p in profiles.ordered(path, 4 - t)
+        for d in ("DESC", "ASC")
+        for k in ks
+        if counts_kind(lits, k, path.node_kind(4 - t)[0])
+    ]
+
+
+def _staged_or_not(s: Shape, lits: QuestionLiterals) -> list[Shape]:
+    """A ``top`` by a linked node's property as the question's number counts: the linked nodes ("the tags of the 3
+    questions with the lowest view count": ``staged``) or the answers ("the top 3 tags by their questions' view
+    count"; only where a superlative asks for it, not "top" alone). Without a question (tune's shapes), both."""
+    if not lits.limit_words:
+        return [s, replace(s, staged=True)]
+    ranked = s.path.node_kind(s.ordered_by() or s.target)[0]
+    if s.limit is not None and counts_kind(lits, s.limit, ranked):
+        return [replace(s, staged=True)]
+    return [s] if lits.superlative else []
 
 
 def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prior: Prior | None = None) -> list[Shape]:

@@ -51,7 +51,8 @@ class Asking:
 ASKING_KEYS = {
     "turn_back": ("in", "out"),
     "shapes": ("list", "list_k", "count", "agg", "top", "group", "group_avg", "top_time", "top_linked",
-               "top_linked_time", "attr", "attr_pair", "common", "common_all", "attr_of", "agg_time"),
+               "top_linked_time", "top_staged", "top_staged_time", "attr", "attr_pair", "common", "common_all",
+               "attr_of", "agg_time"),
     "words": ("highest", "lowest", "most", "fewest", "least", "average", "number_of"),
     "pattern": ("leaves", "enters", "having_leaves", "having_enters", "quantity", "time_leaves", "time_enters",
                 "joined"),

@@ -129,7 +129,7 @@ def shape_question(s: Shape, rng: random.Random, lex: Lexicon) -> str:
     kind = words(s.path.node_kind(s.target)[0])
     form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
     if s.prop_var is not None and s.kind == "top":  # ordered by a linked node's property: "which person directed
-        form = "top_linked"  # the oldest movie"
+        form = "top_staged" if s.is_staged else "top_linked"  # the oldest movie"; "the tags of the top 3 questions"
     prop = words(s.prop or "")
     if s.kind == "group" and s.prop_var is not None:  # "which users have the highest average answer score"
         prop = f"{words(s.path.node_kind(s.prop_var)[0])} {prop}"
@@ -156,6 +156,7 @@ def shape_question(s: Shape, rng: random.Random, lex: Lexicon) -> str:
         O=_plural(words(s.path.node_kind(s.other or 1)[0]), rng, lex),
         T=rng.choice(lex.time_words[order]) if order is not None else "",
         L=words(s.path.node_kind(s.prop_var)[0]) if s.prop_var is not None else "",
+        LS=_plural(words(s.path.node_kind(s.prop_var)[0]), rng, lex) if s.prop_var is not None else "",
         PT=_linked_time_phrase(s, rng.choice(lex.time_words[order]), rng, lex) if order is not None and s.hops else "",
     )
     return " ".join(text.replace(" ?", "?").split()).replace(" ?", "?")

@@ -29,6 +29,8 @@ RANKED_BY_WORDS = 3
 """How many words after "by" may name what a ranking goes by ("by the number of views")."""
 COUNT_WORDS_CHARS = 30
 """How far before a number the words that say it counts answers may start ("limit the results to 5")."""
+LIMIT_WORDS = 4
+"""The content words read after a number that may count the answers (``QuestionLiterals.limit_words``)."""
 NEGATION_SCOPE = 3
 """The most content words a negation governs ("never asked a question": "asked", "question")."""
 FIRST_WORDS = 3
@@ -110,6 +112,10 @@ class QuestionLiterals:
     """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
     compared_by: dict[float, str] = field(default_factory=dict)
     """Per number, the word right before its comparison ("pid" in "a PID less than 2000"): what the number is of."""
+    limit_words: dict[int, list[str]] = field(default_factory=dict)
+    """Per number that may say how many answers to give, the content words right after it ("questions" in "the 3
+    questions having the lowest view counts", "most", "recently", "asked", "questions" in "the 3 most recently asked
+    questions"): the kind the number counts is named there (``asks.counts_kind``)."""
     counted_by: dict[float, str] = field(default_factory=dict)
     """Per number a comparison takes, the word right after it ("answer" in "more than one answer", "views" in "more
     than 80 views"): what the number counts."""
@@ -313,6 +319,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             _note_counted(out, value, op, bare[m.end() :], lex)
         if value.is_integer() and 1 <= value <= lex.max_limit:
             out.limits.append(int(value))
+            out.limit_words.setdefault(int(value), list(content_words(bare[m.end() :]))[:LIMIT_WORDS])
         # two numbers joined as one span ("between 1990 and 2000", "from 1990 to 2000", "1990-2000") are a range,
         # inclusive; two numbers of separate conditions ("after 2005 ... before 1960") are not
         if previous is not None and bare[previous[1] : m.start()].strip().lower() in lex.range_joins:
@@ -326,6 +333,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             del out.value_words[v]
     for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
         value = float(lex.number_words[m.group(1).lower()])
+        out.limit_words.setdefault(int(value), list(content_words(bare[m.end() :]))[:LIMIT_WORDS])
         before = bare[max(0, m.start() - 40) : m.start()]
         if P["counts"].search(bare[max(0, m.start() - COUNT_WORDS_CHARS) : m.start()]):
             out.counts.append(value)

@@ -205,6 +205,14 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         first = f"the {s.limit}" if s.limit is not None else "the"
         return f"{first} {'least' if s.fn == 'ASC' else 'most'} common {prop} of {base}{where}, how often each"
     order = shape_time_order(s)
+    if s.is_staged:  # "tagged of a question (tag) of the 3 question with the lowest view count"
+        v = s.ordered_by() or s.target
+        own, kind = words(s.prop or ""), words(s.path.node_kind(v)[0]) or "entity"
+        if order is not None:
+            when = "latest" if order == "DESC" else "earliest"
+            rest = ", ".join(w for w in lex.time_words[order] if w != when)
+            return f"{base}{where}, of the {s.limit} {kind} with the {when} {own}: the {rest}"
+        return f"{base}{where}, of the {s.limit} {kind} with the {'highest' if s.fn == 'DESC' else 'lowest'} {own}"
     if order is not None:  # a year: "the latest born: the youngest, newest"
         when = "latest" if order == "DESC" else "earliest"
         lead = f"top {s.limit} {base}{where} with the" if s.kind == "top" else "the"
