@@ -215,7 +215,7 @@ class ShapeEnumerator:
                 out += measures(path, t, profiles, ks, timed)
                 out += attributes(path, t, profiles, paired=True)
                 if lits.superlative:  # "the 3 most common taglines"
-                    out += commons(path, t, profiles, ks, lits.order)
+                    out += commons(path, t, profiles, ks, lits.order, frequency=lits.asks_frequency)
                 if lits.orders and path.hops:  # the targets by what they are linked to: "who directed the
                     other = other_end(path, t)  # oldest movie"; and those linked to the k first ("the tags of the 3
                     linked = [  # most viewed questions": ``staged``)
@@ -280,7 +280,7 @@ class ShapeEnumerator:
             out += measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += attributes(path, len(path.hops) + 1, profiles, paired=True)
             if lits.superlative:  # "the most common roles in X"
-                out += commons(path, len(path.hops) + 1, profiles, ks, lits.order)
+                out += commons(path, len(path.hops) + 1, profiles, ks, lits.order, frequency=lits.asks_frequency)
         for path in [*paths, *longer] if lits.superlative else []:  # the answers with the most (fewest) of what
             end = len(path.hops) + 1  # reaches them ("who has commented the most on questions tagged X")
             if len(path.hops) >= 2 and not profiles.one_each(path, end, end - 1):

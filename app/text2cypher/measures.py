@@ -81,28 +81,33 @@ def schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor, lex: 
     return [Shape(CandidateQuery(anchor, (h,)), 2, "count") for h in either_way(list(hops), anchor.label, lex)]
 
 
-def commons(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None) -> list[Shape]:
+def commons(
+    path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None, *, frequency: bool = False
+) -> list[Shape]:
     """The most and least frequent values of ``attributes``' properties, all of them in that order ("the most common
     roles in X") or the first ``k`` ("the 3 most common taglines", "the most common tagline"); a list property's
-    elements counted one by one. ``order``: the direction the question asks for, when it says one (else both). Only
-    of properties whose values repeat (``Property.repeats``): where each node has its own, each value occurs once."""
+    elements counted one by one. ``order``: the direction the question asks for, when it says one (else both). Of
+    properties whose values repeat (``Property.repeats``): where each node has its own, each value occurs once, and
+    that is an answer only where the question asks how often (``frequency``: "the 3 most common taglines"); never of
+    an id (``Property.reference``)."""
     limits: list[int | None] = [None, *ks]
     directions = [order] if order is not None else ["DESC", "ASC"]
     return [
         replace(a, kind="common", fn=d, limit=k)
         for a in attributes(path, t, profiles)
-        if _repeats(a, profiles)
+        if _repeats(a, profiles, frequency)
         for d in directions
         for k in limits
     ]
 
 
-def _repeats(a: Shape, profiles: Profiles) -> bool:
-    """Whether the property an ``attr`` shape reads has values that repeat (unknown: yes)."""
+def _repeats(a: Shape, profiles: Profiles, frequency: bool) -> bool:
+    """Whether the property an ``attr`` shape reads has values that repeat (unknown: yes), or, asked how often, is
+    no id."""
     on = a.prop_on if a.prop_on is not None else a.target
     prof = profiles.of(a.path, on, edge=a.prop_on is not None)
     found = next((p for p in prof.properties if p.key == a.prop), None) if prof is not None else None
-    return found is None or found.repeats
+    return found is None or found.repeats or (frequency and not found.reference)
 
 
 def either_way(hops: list[Hop], kind: str, lex: Lexicon) -> list[Hop]:

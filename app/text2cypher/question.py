@@ -140,6 +140,9 @@ class QuestionLiterals:
     """Whether it speaks of how long something is ("the longest role lists", "the most complex role lists"): rankings
     by how many elements a list holds (``Shape.sized``). Not "the most roles", which as often counts the
     relationships that have them (in the movies gold queries, 5 of the 9 such questions)."""
+    asks_frequency: bool = False
+    """Whether it asks how often values occur ("the 3 most common taglines", "the most frequent genre"; the lexicon's
+    ``frequency``): then even a property whose values never repeat has its most common values (``measures.commons``)."""
     asks_variety: bool = False
     """Whether it asks how varied something is ("the most diverse roles", "the most distinct titles"): rankings by
     how many different values each answer has (``Shape.distinct``)."""
@@ -275,6 +278,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.asks_which = P["opens_which"].match(bare) is not None
     variety = P["variety"].search(bare)
     out.asks_variety = variety is not None
+    out.asks_frequency = P["frequency"].search(bare) is not None
     out.varied = list(content_words(bare[variety.end() :])[:1]) if variety is not None else []
     out.asks_length = P["length"].search(bare) is not None
     out.asks_more = P["more"].search(bare) is not None

@@ -4,6 +4,7 @@ among the candidates (and the one chosen where the question names its operation)
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 from typing import Any
@@ -22,6 +23,7 @@ from app.text2cypher.conditions import conditions, filters_for
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
 from app.text2cypher.measures import commons
+from app.text2cypher.phrasing import shape_question
 from app.text2cypher.profiles import LabelProfile, Profiles, Property, single_links
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
@@ -1508,7 +1510,7 @@ async def test_a_key_the_first_nodes_lack_is_profiled(t2c: Text2CypherRetriever)
 async def test_the_most_common_values_only_of_a_property_whose_values_repeat(t2c: Text2CypherRetriever) -> None:
     """ "the most common X" counts how often each value occurs: a ticket's body text and its reference number are
     each ticket's own (every value once among the sampled nodes: ``Property.repeats`` False), so no candidate ranks
-    them so; a priority repeats."""
+    them so unless the question asks how often; a priority repeats."""
     graph, ns = t2c.deps.graph, "repeating_values"
     await graph.execute(
         ns,
@@ -1524,6 +1526,10 @@ async def test_the_most_common_values_only_of_a_property_whose_values_repeat(t2c
         assert repeats == {"subject": False, "body": False, "parent_case_id": False, "priority": True}
         cases = CandidateQuery(Anchor(None, "Case", "subject"), ())
         assert {c.prop for c in commons(cases, 1, profiles, [3], None)} == {"priority"}
+        # ... unless the question asks how often ("the 3 most common bodies": each occurs once, and that is the answer)
+        assert {c.prop for c in commons(cases, 1, profiles, [3], None, frequency=True)} == {"priority", "body"}
+        assert question_literals("What are the 3 most common bodies of cases?").asks_frequency
+        assert not question_literals("What are the bodies of the 3 highest priority cases?").asks_frequency
     finally:
         await graph.execute(ns, "MATCH (n) DETACH DELETE n")
         t2c.invalidate(ns)
@@ -1901,3 +1907,37 @@ def test_an_ordering_takes_a_bound_on_the_property_it_orders_by() -> None:
     assert filters_for(top, conditions, profiles) == [below]
     assert filters_for(Shape(tickets, 1, "agg", prop="priority", fn="max"), conditions, profiles) == []
     assert "WHERE x1.priority < 3" in replace(top, filters=(below,)).text
+
+
+def test_the_answers_linked_to_the_k_nodes_a_ranking_picks_first() -> None:
+    """ "the authors of the 3 longest books": the 3 books first, then every author of theirs (``Shape.staged``), where
+    the question's number counts books (``asks.counts_kind``); "the top 3 authors by their books' pages" ranks the
+    authors. ``limit_kind`` is 1 for a shape that limits another kind than the one the number counts."""
+    pages = Property("Book", "pages", "number", 90.0, 900.0, (120, 480))
+    profiles = Profiles(
+        labels={"Book": LabelProfile("Book", "title", [pages]), "Author": LabelProfile("Author", "name", [])}
+    )
+    schema = GraphSchema(triples=[SchemaTriple("Author", "WROTE", "Book")])
+
+    def tops(question: str) -> list[Shape]:
+        lits = question_literals(question)
+        lits.labels = ["Author", "Book"]
+        shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+        return [s for s in shapes if s.kind == "top" and s.prop_var == 2 and s.fn == "DESC" and s.limit == 3]
+
+    staged = tops("Who wrote the 3 books with the most pages?")
+    assert [s.staged for s in staged] == [True]
+    assert staged[0].text == (
+        "MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.pages IS NOT NULL WITH DISTINCT x2 ORDER BY x2.pages DESC "
+        "LIMIT 3 MATCH (x1:Author)-[:WROTE]->(x2:Book) WHERE x2.pages IS NOT NULL RETURN DISTINCT x1.name AS name"
+    )
+    assert reading(staged[0], lexicon.load()) == "author wrote a book (author), of the 3 book with the highest pages"
+    asked = shape_question(staged[0], random.Random(0), lexicon.load())  # tune's question for it
+    assert "3 books" in asked and ("belong to" in asked or "of the top" in asked)
+    assert [s.staged for s in tops("Who are the top 3 authors with the most book pages?")] == [False]
+    lits = question_literals("Who wrote the 3 books with the most pages?")
+    lits.labels = ["Author", "Book"]
+    flat = replace(staged[0], staged=False)
+    assert feature("limit_kind", flat, lits) == 1 and feature("limit_kind", staged[0], lits) == 0
+    group = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=3)
+    assert feature("limit_kind", group, lits) == 1  # the 3 authors with the most books: not the 3 books
