@@ -136,8 +136,12 @@ def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     """Whether ``word`` is label ``label``'s noun, one or more ("versions" for ``Version``, "datacenter" for
     ``DataCenter``), not a word that only shares its stem."""
     said = identifier_words(label).split()
-    plural = lits.lex.asking.plural
-    return any(word.lower() in (n, n + plural) for n in ("".join(said), *said[-1:]))
+    w = word.lower()
+    return any(
+        w == n or (n.endswith(a) and w == n[: len(n) - len(a)] + b)
+        for n in ("".join(said), *said[-1:])
+        for a, b in lits.lex.plurals
+    )
 
 
 def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:

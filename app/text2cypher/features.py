@@ -172,8 +172,9 @@ def counted(f: Facts) -> int:
     and nothing says by what ("the top 3 producers of ..." by how many they produced)."""
     c, lits = f.candidate, f.lits
     if isinstance(c, Shape) and c.kind == "top" and c.prop and lits.most_noun is not None:
-        # or by a number the answers hold whose words name that kind ("the most answers": ``answer_count``)
-        own = c.prop_on is None and c.prop_var in (None, c.target)
+        # or by a number the answers (the nodes a staged ranking picks) hold whose words name that kind ("the most
+        # answers": ``answer_count``)
+        own = c.prop_on is None and (c.prop_var in (None, c.target) or c.is_staged)
         return int(own and lits.match.named(c.prop, [lits.most_noun]))
     if not isinstance(c, Shape) or c.kind != "group" or c.prop or c.other is None:
         return 0

@@ -110,6 +110,9 @@ class Lexicon:
     """What turns a verb into the noun for its doer (``agent_endings`` and the lexicon's extra suffixes)."""
     copulas: frozenset[str]
     """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
+    plurals: tuple[tuple[str, str], ...]
+    """How a noun's plural ends: ``(singular ending, plural ending)`` ("switch" -> "switches", "category" ->
+    "categories")."""
     passive: frozenset[str]
     """Words that end a relationship type named in the passive (``WRITTEN_BY``): its doer is the node it points to."""
     reciprocal: frozenset[str]
@@ -229,6 +232,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             agent_endings=endings,
             agent_suffixes=(*w["agent_suffixes"], *endings),
             copulas=frozenset(w["copulas"]),
+            plurals=tuple((str(a), str(b)) for a, b in w.get("plurals", [["", "s"]])),
             passive=frozenset(w.get("passive", [])),
             reciprocal=frozenset(w.get("reciprocal", [])),
             time_words=time_words,
