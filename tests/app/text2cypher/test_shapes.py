@@ -19,6 +19,7 @@ from app.retrievers.types import RetrievalQuery
 from app.stores.graph.profile import RelationshipProfile, identifies_by_key
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
+from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.conditions import conditions, filters_for
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
@@ -1939,5 +1940,17 @@ def test_the_answers_linked_to_the_k_nodes_a_ranking_picks_first() -> None:
     lits.labels = ["Author", "Book"]
     flat = replace(staged[0], staged=False)
     assert feature("limit_kind", flat, lits) == 1 and feature("limit_kind", staged[0], lits) == 0
+    assert feature("counted", staged[0], lits) == 1  # ranked by the books' own pages, as "the most pages" asks
     group = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=3)
     assert feature("limit_kind", group, lits) == 1  # the 3 authors with the most books: not the 3 books
+
+
+def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
+    """ "switches" and "categories" are the nouns of ``Switch`` and ``Category`` (the lexicon's ``plurals``);
+    "tagged" only shares a stem with ``Tag``; the number in "the first 3 switches that route through interfaces"
+    counts switches."""
+    lits = question_literals("List the first 3 switches that route through interfaces.")
+    assert is_label_noun("switches", "Switch", lits) and is_label_noun("categories", "Category", lits)
+    assert is_label_noun("datacenters", "DataCenter", lits) and not is_label_noun("tagged", "Tag", lits)
+    lits.labels = ["Switch", "Interface"]
+    assert counts_kind(lits, 3, "Switch") and not counts_kind(lits, 3, "Interface")
