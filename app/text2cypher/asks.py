@@ -137,6 +137,8 @@ def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     ``DataCenter``), not a word that only shares its stem."""
     said = identifier_words(label).split()
     w = word.lower()
+    if any(lits.lex.irregular_plurals.get(n) == w for n in ("".join(said), *said[-1:])):
+        return True
     return any(
         w == n or (n.endswith(a) and w == n[: len(n) - len(a)] + b)
         for n in ("".join(said), *said[-1:])
@@ -144,11 +146,17 @@ def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     )
 
 
+COUNTED_WORDS = 2
+"""How many words past its superlatives a number's noun may be ("the 3 most viewed questions")."""
+
+
 def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:
-    """Whether the number ``k`` counts nodes of ``label``: the first of the words after it that is a label's noun is
-    ``label``'s ("the 3 questions having the lowest view counts", "the 3 most recently asked questions"; not "the
-    top 3 tags", nor a number nothing names after)."""
-    for w in lits.limit_words.get(k, []):
+    """Whether the number ``k`` counts nodes of ``label``: the first of the ``COUNTED_WORDS`` words after it (past
+    superlatives) that is a label's noun is ``label``'s ("the 3 questions having the lowest view counts", "the top 3
+    most viewed questions"; not "the top 3 tags", nor "the first 3 people who acted in a movie" where "people" names
+    ``Person``, nor a number no noun follows)."""
+    near = [w for w in lits.limit_words.get(k, []) if w not in lits.lex.degree][:COUNTED_WORDS]
+    for w in near:
         if any(is_label_noun(w, other, lits) for other in lits.labels):
             return is_label_noun(w, label, lits)
     return False

@@ -216,9 +216,11 @@ class ShapeEnumerator:
                 out += attributes(path, t, profiles, paired=True)
                 if lits.superlative:  # "the 3 most common taglines"
                     out += commons(path, t, profiles, ks, lits.order, frequency=lits.asks_frequency)
-                if lits.orders and path.hops:  # the targets by what they are linked to: "who directed the
-                    other = other_end(path, t)  # oldest movie"; and those linked to the k first ("the tags of the 3
-                    linked = [  # most viewed questions": ``staged``)
+                # the targets by what they are linked to ("who directed the oldest movie"), and those linked to the k
+                # first ("the tags of the 3 most viewed questions": ``staged``)
+                if (lits.superlative or lits.orders) and path.hops:
+                    other = other_end(path, t)
+                    linked = [
                         Shape(path, t, "top", prop=p.key, fn=d, limit=k, prop_var=other, temporal=timed and p.temporal)
                         for p in profiles.ordered(path, other)
                         for d in ("DESC", "ASC")
@@ -326,7 +328,7 @@ def _staged_or_not(s: Shape, lits: QuestionLiterals) -> list[Shape]:
     """A ``top`` by a linked node's property as the question's number counts: the linked nodes ("the tags of the 3
     questions with the lowest view count": ``staged``) or the answers ("the top 3 tags by their questions' view
     count"; only where a superlative asks for it, not "top" alone). Without a question (tune's shapes), both."""
-    if not lits.limit_words:
+    if not lits.said:
         return [s, replace(s, staged=True)]
     ranked = s.path.node_kind(s.ordered_by() or s.target)[0]
     if s.limit is not None and counts_kind(lits, s.limit, ranked):

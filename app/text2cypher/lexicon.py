@@ -111,6 +111,8 @@ class Lexicon:
     copulas: frozenset[str]
     """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     plurals: tuple[tuple[str, str], ...]
+    irregular_plurals: dict[str, str]
+    """Nouns whose plural no ending makes ("person" -> "people")."""
     """How a noun's plural ends: ``(singular ending, plural ending)`` ("switch" -> "switches", "category" ->
     "categories")."""
     passive: frozenset[str]
@@ -233,6 +235,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             agent_suffixes=(*w["agent_suffixes"], *endings),
             copulas=frozenset(w["copulas"]),
             plurals=tuple((str(a), str(b)) for a, b in w.get("plurals", [["", "s"]])),
+            irregular_plurals={str(k): str(v) for k, v in w.get("irregular_plurals", {}).items()},
             passive=frozenset(w.get("passive", [])),
             reciprocal=frozenset(w.get("reciprocal", [])),
             time_words=time_words,
