@@ -1954,3 +1954,10 @@ def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
     assert is_label_noun("datacenters", "DataCenter", lits) and not is_label_noun("tagged", "Tag", lits)
     lits.labels = ["Switch", "Interface"]
     assert counts_kind(lits, 3, "Switch") and not counts_kind(lits, 3, "Interface")
+    people = question_literals("Find the first 3 people who acted in a movie released in the 1990s.")
+    people.labels = ["Person", "Movie"]
+    assert counts_kind(people, 3, "Person") and not counts_kind(people, 3, "Movie")  # "people": lexicon irregular
+    viewed = question_literals("List all tags of the top 3 most viewed questions.")
+    viewed.labels = ["Tag", "Question"]
+    assert counts_kind(viewed, 3, "Question")  # past the superlative
+    assert not counts_kind(question_literals("Who directed the oldest movie?"), 1, "Movie")  # no number
