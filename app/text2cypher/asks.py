@@ -154,9 +154,11 @@ def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:
     """Whether the number ``k`` counts nodes of ``label``: the first of the ``COUNTED_WORDS`` words after it (past
     superlatives) that is a label's noun is ``label``'s ("the 3 questions having the lowest view counts", "the top 3
     most viewed questions"; not "the top 3 tags", nor "the first 3 people who acted in a movie" where "people" names
-    ``Person``, nor a number no noun follows)."""
+    ``Person``, nor "the 3 oldest actors and the movies they produced", nor a number no noun follows)."""
     near = [w for w in lits.limit_words.get(k, []) if w not in lits.lex.degree][:COUNTED_WORDS]
     for w in near:
         if any(is_label_noun(w, other, lits) for other in lits.labels):
             return is_label_noun(w, label, lits)
+        if w.endswith(lits.lex.agent_endings):  # a doer's noun ("the 3 oldest actors"): it counts those
+            return False
     return False

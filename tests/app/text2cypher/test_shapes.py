@@ -1960,4 +1960,7 @@ def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
     viewed = question_literals("List all tags of the top 3 most viewed questions.")
     viewed.labels = ["Tag", "Question"]
     assert counts_kind(viewed, 3, "Question")  # past the superlative
+    actors = question_literals("What are the names of the top 3 oldest actors and the movies they have produced?")
+    actors.labels = ["Person", "Movie"]
+    assert not counts_kind(actors, 3, "Movie")  # "actors" is a doer's noun: the 3 count actors
     assert not counts_kind(question_literals("Who directed the oldest movie?"), 1, "Movie")  # no number
