@@ -223,6 +223,10 @@ class Shape:
     """``top`` by another node's property (``prop_var``): the targets linked to the ``limit`` of those nodes with the
     greatest or least ``prop``, all of them ("the tags of the 3 questions with the lowest view count": the 3
     questions first, then their tags), not the first ``limit`` target-node pairs in that order."""
+    returns: str | None = None
+    """A ``list`` in an order (``ordered``): the target's own property it returns in place of the display value ("what
+    are the body markdowns of the top 3 highest scoring answers"); set on the chosen list only
+    (``app.text2cypher.answer_form.answer_form``)."""
     ordered: tuple[str, str] | None = None
     """``(key, direction)``: a ``list`` with a ``limit`` takes its first k in the order of the target's own property
     ``key`` ("ASC" or "DESC"; "the first 3 movies Keanu Reeves acted in": the earliest released), those that have
@@ -327,6 +331,9 @@ class Shape:
             shown = self._shown_columns()
             kept = "".join(f", {ref} AS {col}" for ref, col in shown)
             beside = "".join(f", {col}" for _, col in shown)
+            if self.returns is not None:  # "the body markdowns of the top 3 answers": that property, in order
+                ref, col = self._ref(self.target, self.returns, False), _column(self.returns)
+                return f"WITH DISTINCT {t} ORDER BY {by}{lim} RETURN {ref} AS {col}"
             return f"WITH DISTINCT {t}{kept} ORDER BY {by}{lim} RETURN {t}.{key} AS name{beside}"
         if self.kind == "list":
             if self.form == "nodes":

@@ -23,14 +23,14 @@ def answer_form(
     if isinstance(c, Shape) and c.kind == "top" and lits.asks_more and profiles is not None:
         shown = asked_beside(c, lits, profiles)
         c = replace(c, shown=shown) if shown else c
-    out = _form(c, lits)
+    out = _form(c, lits, profiles)
     if not isinstance(out, Shape) or out.kind != "list" or out.form != "names":
         return out
     plain = out.having is None and not out.also and not out.shown and out.list_order is None
     return replace(out, form="each") if plain else out
 
 
-def _form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery | Shape:
+def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles | None) -> CandidateQuery | Shape:
     """The chosen candidate returning its answers the way the question asks for them (candidates are enumerated and
     scored returning display values). A question that asks for things, not their names ("list the movies ...",
     "find the people who ..."), gets the nodes themselves, every property with them; one that asks for names or
@@ -76,6 +76,12 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals) -> CandidateQuery |
         # display values alone
         assert c.prop is not None
         return replace(c, kind="list", ordered=(c.prop, "ASC" if c.fn == "ASC" else "DESC"), prop=None, fn=None)
+    asked = own_asked(c, lits, profiles) if isinstance(c, Shape) and profiles is not None else None
+    if asked is not None and not lits.asks_more and isinstance(c, Shape) and ranks_own(c, lits):
+        # "what are the body markdowns of the top 3 highest scoring answers": that property of the first 3, in order
+        order = "ASC" if c.fn == "ASC" else "DESC"
+        assert c.prop is not None
+        return replace(c, kind="list", ordered=(c.prop, order), prop=None, fn=None, returns=asked)
     if names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):
@@ -127,3 +133,10 @@ def asked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> tuple[
         return ()
     keys = [p.key for p in [*prof.properties, *prof.identifiers] if p.key not in (prof.key, c.prop)]
     return tuple((c.target, k, False) for k in keys if lits.lex.value_asked(k).search(lits.said))
+
+
+def own_asked(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> str | None:
+    """The one property of the answers' own, other than their display value and what ranks them, that the question
+    asks for by its words ("the body markdowns of ...", the lexicon's ``value_asked``), or None."""
+    keys = [k for _, k, _ in asked_beside(c, lits, profiles)]
+    return keys[0] if len(keys) == 1 else None

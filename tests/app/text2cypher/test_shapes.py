@@ -1964,3 +1964,20 @@ def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
     actors.labels = ["Person", "Movie"]
     assert not counts_kind(actors, 3, "Movie")  # "actors" is a doer's noun: the 3 count actors
     assert not counts_kind(question_literals("Who directed the oldest movie?"), 1, "Movie")  # no number
+
+
+def test_a_property_of_the_top_k_asked_by_its_words_in_their_order() -> None:
+    """ "what are the list prices of the 2 books with the most pages": the 2 books in that order, their list prices
+    alone (as "the titles of ..." gives the titles); nothing of the kind where the question asks for the books."""
+    pages = Property("Book", "pages", "number", 90.0, 900.0, (120, 480))
+    price = Property("Book", "list_price", "number", 5.0, 80.0, (9.5, 25.0))
+    profiles = Profiles(labels={"Book": LabelProfile("Book", "title", [pages, price])})
+    longest = Shape(CandidateQuery(BOOK, ()), 1, "top", prop="pages", fn="DESC", limit=2)
+    lits = question_literals("What are the list prices of the 2 books with the most pages?")
+    asked = answer_form(longest, lits, profiles)
+    assert asked.text == (
+        "MATCH (x1:Book) WHERE x1.pages IS NOT NULL WITH DISTINCT x1 ORDER BY x1.pages DESC LIMIT 2 "
+        "RETURN x1.list_price AS list_price"
+    )
+    books = answer_form(longest, question_literals("What are the 2 books with the most pages?"), profiles)
+    assert books.text.endswith("RETURN DISTINCT x1 ORDER BY x1.pages DESC LIMIT 2")
