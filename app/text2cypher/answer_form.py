@@ -11,6 +11,7 @@ from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import Filter, Shape
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.words import term_words
 
 
 def answer_form(
@@ -127,11 +128,14 @@ def display_asked(c: CandidateQuery | Shape, lits: QuestionLiterals) -> bool:
 
 def asked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> tuple[tuple[int, str, bool], ...]:
     """The properties of a ranking's answers the question asks for by their own words beside them ("... and their
-    view counts", the lexicon's ``value_asked``), other than their display value and what ranks them."""
+    view counts", the lexicon's ``value_asked``), other than their display value, what ranks them and a key that is
+    their label's words."""
     prof = profiles.of(c.path, c.target)
     if prof is None or c.prop_on is not None:
         return ()
+    label = term_words(prof.label)  # "the top 3 types of machines" names the types, not a type's ``type``
     keys = [p.key for p in [*prof.properties, *prof.identifiers] if p.key not in (prof.key, c.prop)]
+    keys = [k for k in keys if term_words(k) != label]
     return tuple((c.target, k, False) for k in keys if lits.lex.value_asked(k).search(lits.said))
 
 

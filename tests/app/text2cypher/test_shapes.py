@@ -1981,3 +1981,9 @@ def test_a_property_of_the_top_k_asked_by_its_words_in_their_order() -> None:
     )
     books = answer_form(longest, question_literals("What are the 2 books with the most pages?"), profiles)
     assert books.text.endswith("RETURN DISTINCT x1 ORDER BY x1.pages DESC LIMIT 2")
+    cpu = Property("Type", "cpu", "number", 2.0, 64.0, (4, 32))
+    kind = Property("Type", "type", "text", values=("xl", "s"))
+    types = Profiles(labels={"Type": LabelProfile("Type", "name", [cpu, kind])})
+    biggest = Shape(CandidateQuery(Anchor(None, "Type", "name"), ()), 1, "top", prop="cpu", fn="DESC", limit=3)
+    named = answer_form(biggest, question_literals("What are the top 3 types of machines by CPU?"), types)
+    assert isinstance(named, Shape) and named.returns is None  # "types" names the label, not a type's ``type``
