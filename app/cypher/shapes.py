@@ -328,12 +328,12 @@ class Shape:
             by = f"{self._ref(self.target, list_order[0], False)} {'ASC' if list_order[1] == 'ASC' else 'DESC'}"
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t} ORDER BY {by}{lim}"
-            shown = self._shown_columns()
-            kept = "".join(f", {ref} AS {col}" for ref, col in shown)
-            beside = "".join(f", {col}" for _, col in shown)
             if self.returns is not None:  # "the body markdowns of the top 3 answers": that property, in order
                 ref, col = self._ref(self.target, self.returns, False), _column(self.returns)
                 return f"WITH DISTINCT {t} ORDER BY {by}{lim} RETURN {ref} AS {col}"
+            shown = self._shown_columns()
+            kept = "".join(f", {ref} AS {col}" for ref, col in shown)
+            beside = "".join(f", {col}" for _, col in shown)
             return f"WITH DISTINCT {t}{kept} ORDER BY {by}{lim} RETURN {t}.{key} AS name{beside}"
         if self.kind == "list":
             if self.form == "nodes":

@@ -77,12 +77,12 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
         # display values alone
         assert c.prop is not None
         return replace(c, kind="list", ordered=(c.prop, "ASC" if c.fn == "ASC" else "DESC"), prop=None, fn=None)
-    asked = own_asked(c, lits, profiles) if isinstance(c, Shape) and profiles is not None else None
-    if asked is not None and not lits.asks_more and isinstance(c, Shape) and ranks_own(c, lits):
-        # "what are the body markdowns of the top 3 highest scoring answers": that property of the first 3, in order
-        order = "ASC" if c.fn == "ASC" else "DESC"
-        assert c.prop is not None
-        return replace(c, kind="list", ordered=(c.prop, order), prop=None, fn=None, returns=asked)
+    if isinstance(c, Shape) and profiles is not None and not lits.asks_more and ranks_own(c, lits):
+        asked = own_asked(c, lits, profiles)
+        if asked is not None:  # "what are the body markdowns of the top 3 highest scoring answers": that property
+            assert c.prop is not None  # of the first 3, in order
+            order = "ASC" if c.fn == "ASC" else "DESC"
+            return replace(c, kind="list", ordered=(c.prop, order), prop=None, fn=None, returns=asked)
     if names or lits.asks_more:
         return c
     if isinstance(c, CandidateQuery):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
-from app.text2cypher.asks import counts_kind
+from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature
 
@@ -148,10 +148,10 @@ def per_group(f: Facts) -> int:
 @feature("limit_kind", AGAINST)
 def limit_kind(f: Facts) -> int:
     """1 for a shape whose limit is a number the question states of another kind than the nodes the shape limits:
-    "the users who answered the 3 most viewed questions" counts questions (``asks.counts_kind``), not the 3 users
+    "the users who answered the 3 most viewed questions" counts questions (``asks.counted_kinds``), not the 3 users
     with the most answers nor the first 3 user-question pairs; a ``staged`` ranking limits the nodes it ranks."""
     c, lits = f.candidate, f.lits
     if not isinstance(c, Shape) or c.limit is None or c.kind not in ("list", "top", "group"):
         return 0
     limited = c.path.node_kind((c.ordered_by() or c.target) if c.is_staged else c.target)[0]
-    return int(any(counts_kind(lits, c.limit, k) for k in lits.labels if k != limited))
+    return int(bool(counted_kinds(lits, c.limit) - {limited}))

@@ -150,15 +150,22 @@ COUNTED_WORDS = 2
 """How many words past its superlatives a number's noun may be ("the 3 most viewed questions")."""
 
 
-def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:
-    """Whether the number ``k`` counts nodes of ``label``: the first of the ``COUNTED_WORDS`` words after it (past
-    superlatives) that is a label's noun is ``label``'s ("the 3 questions having the lowest view counts", "the top 3
-    most viewed questions"; not "the top 3 tags", nor "the first 3 people who acted in a movie" where "people" names
-    ``Person``, nor "the 3 oldest actors and the movies they produced", nor a number no noun follows)."""
+def counted_kinds(lits: QuestionLiterals, k: int) -> frozenset[str]:
+    """The labels whose nodes the number ``k`` counts: those whose noun is the first of the ``COUNTED_WORDS`` words
+    after it (past superlatives) that is a label's noun ("the 3 questions having the lowest view counts", "the top 3
+    most viewed questions"; "people" for ``Person``). None where a doer's noun comes first ("the 3 oldest actors and
+    the movies they produced") or no label's noun follows."""
     near = [w for w in lits.limit_words.get(k, []) if w not in lits.lex.degree][:COUNTED_WORDS]
     for w in near:
-        if any(is_label_noun(w, other, lits) for other in lits.labels):
-            return is_label_noun(w, label, lits)
+        named = frozenset(label for label in lits.labels if is_label_noun(w, label, lits))
+        if named:
+            return named
         if w.endswith(lits.lex.agent_endings):  # a doer's noun ("the 3 oldest actors"): it counts those
-            return False
-    return False
+            return frozenset()
+    return frozenset()
+
+
+def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:
+    """Whether the number ``k`` counts nodes of ``label`` (``counted_kinds``): "the tags of the 3 questions ..."
+    counts questions, "the top 3 tags" tags."""
+    return label in counted_kinds(lits, k)

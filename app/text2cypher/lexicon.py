@@ -111,10 +111,10 @@ class Lexicon:
     copulas: frozenset[str]
     """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     plurals: tuple[tuple[str, str], ...]
-    irregular_plurals: dict[str, str]
-    """Nouns whose plural no ending makes ("person" -> "people")."""
     """How a noun's plural ends: ``(singular ending, plural ending)`` ("switch" -> "switches", "category" ->
     "categories")."""
+    irregular_plurals: dict[str, str]
+    """Nouns whose plural no ending makes ("person" -> "people")."""
     passive: frozenset[str]
     """Words that end a relationship type named in the passive (``WRITTEN_BY``): its doer is the node it points to."""
     reciprocal: frozenset[str]

@@ -209,15 +209,14 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         v = s.ordered_by() or s.target
         own, kind = words(s.prop or ""), words(s.path.node_kind(v)[0]) or "entity"
         if order is not None:
-            when = "latest" if order == "DESC" else "earliest"
-            rest = ", ".join(w for w in lex.time_words[order] if w != when)
+            when, rest = _time_superlative(order, lex)
             return f"{base}{where}, of the {s.limit} {kind} with the {when} {own}: the {rest}"
         return f"{base}{where}, of the {s.limit} {kind} with the {'highest' if s.fn == 'DESC' else 'lowest'} {own}"
     if order is not None:  # a year: "the latest born: the youngest, newest"
-        when = "latest" if order == "DESC" else "earliest"
+        when, rest = _time_superlative(order, lex)
         lead = f"top {s.limit} {base}{where} with the" if s.kind == "top" else "the"
         tail = "" if s.kind == "top" else f" of {base}{where}"
-        return f"{lead} {when} {prop}{tail}: the {', '.join(w for w in lex.time_words[order] if w != when)}"
+        return f"{lead} {when} {prop}{tail}: the {rest}"
     if s.kind == "agg":
         return f"{lex.aggregate_words.get(s.fn or '', s.fn)} {prop} of {base}{where}"
     top = "highest" if s.fn == "DESC" else "lowest"
@@ -245,6 +244,13 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
     # "the highest number of" as well: the cross-encoder read "the 3 movies with the highest number of reviewers" as
     # nearer "the top 3 by release year" (1.72) than "... with the most person" (0.39); with it, 2.21
     return f"top {s.limit} {base}{where} with the {most} {other}: the {number} number of {other}"
+
+
+def _time_superlative(order: str, lex: Lexicon) -> tuple[str, str]:
+    """How a reading says a year's direction: "latest" (``DESC``) or "earliest", and the lexicon's other time
+    superlatives of that direction ("youngest, newest, most recent")."""
+    when = "latest" if order == "DESC" else "earliest"
+    return when, ", ".join(w for w in lex.time_words[order] if w != when)
 
 
 def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
