@@ -211,6 +211,8 @@ def container(app: FastAPI) -> Container:
 
 SABLE = 'MATCH (x1:Locomotive {name: "Sable Class"})-[:MANUFACTURED_BY]->(x2:Manufacturer) RETURN x2.name'
 """The grounded query that answers the demo's "Which manufacturer built the Sable Class?"."""
+SABLE_ANSWERED = SABLE.replace("RETURN x2.name", "RETURN DISTINCT x2.name AS name")
+"""That query as the trace reports it: each answer's name once, as its rows hold them."""
 
 
 @pytest.fixture(scope="session")

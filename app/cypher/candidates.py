@@ -241,6 +241,14 @@ class CandidateQuery:
             return f"{self.match_clause()} RETURN DISTINCT {self.return_var}"
         return f"{self.match_clause()} RETURN {self.return_var}.{self.return_hop.key}"
 
+    @property
+    def answer_text(self) -> str:
+        """:attr:`text` as the mode reports its answers: each display value once (the nodes themselves, with
+        :attr:`nodes`), as :meth:`answer_query` reads them."""
+        if self.nodes:
+            return self.text
+        return f"{self.match_clause()} RETURN DISTINCT {self.return_var}.{self.return_hop.key} AS name"
+
     def answer_query(self) -> str:
         """The distinct answers as :attr:`text` returns them, with the path's guards and ``$limit`` rows at most."""
         rv = self.return_var

@@ -222,7 +222,9 @@ class Shape:
     staged: bool = False
     """``top`` by another node's property (``prop_var``): the targets linked to the ``limit`` of those nodes with the
     greatest or least ``prop``, all of them ("the tags of the 3 questions with the lowest view count": the 3
-    questions first, then their tags), not the first ``limit`` target-node pairs in that order."""
+    questions first, then their tags), not the first ``limit`` target-node pairs in that order; ``group`` without
+    ``prop``: the targets linked to the ``limit`` nodes ``x{prop_var}`` with the most or fewest distinct
+    ``x{other}`` ("the tags of the 3 questions with the most comments")."""
     returns: str | None = None
     """A ``list`` in an order (``ordered``): the target's own property it returns in place of the display value ("what
     are the body markdowns of the top 3 highest scoring answers"); set on the chosen list only
@@ -236,7 +238,8 @@ class Shape:
     the target nodes (every property; a ``top`` ordered by the target's own property); ``pairs`` the display values
     of both nodes the relationships link (a ``list`` with ``also``), or of the target and the node it is ordered by
     (a ``top`` by another node's or a relationship's property: "who directed the oldest movie": each director, the
-    movie and its year). A ``group`` in ``nodes`` form groups by the target node
+    movie and its year), or of each of the k nodes a ``staged`` ranking picks, what ranked it, and the target. A
+    ``group`` in ``nodes`` form groups by the target node
     (``WITH x1, count(DISTINCT x2) AS number ORDER BY number DESC LIMIT k RETURN x1.name AS name, number``), in
     ``names`` form by its display value, which merges two nodes of one name; ``each``: a ``list``'s display values,
     one per distinct node (two nodes of one name are two answers: ``WITH DISTINCT x1 RETURN x1.name``). Candidates
@@ -421,18 +424,31 @@ class Shape:
 
     @property
     def is_staged(self) -> bool:
-        """``staged`` where it applies: a ``top`` with a ``limit`` by another node's property."""
-        return self.staged and self.kind == "top" and self.limit is not None and self.ordered_by() is not None
+        """``staged`` where it applies: with a ``limit``, a ``top`` by another node's property or a ``group`` of
+        another node by how many ``x{other}`` it has."""
+        if not self.staged or self.limit is None or self.ordered_by() is None:
+            return False
+        return self.kind == "top" or (self.kind == "group" and self.prop is None and self.other is not None)
 
     def _staged(self, match: str, where: str) -> str:
         """The ``limit`` nodes the pattern orders by first, then the targets the pattern links to them."""
         v, t = self.ordered_by(), f"x{self.target}"
         order = "ASC" if self.fn == "ASC" else "DESC"
-        ranked = f"WITH DISTINCT x{v} ORDER BY {self._prop_ref()} {order} LIMIT {int(self.limit or 1)}"
+        lim = int(self.limit or 1)
+        if self.kind == "group":
+            ranked = f"WITH x{v}, count(DISTINCT x{self.other}) AS number ORDER BY number {order} LIMIT {lim}"
+            by = ", number"
+        else:
+            ranked = f"WITH DISTINCT x{v} ORDER BY {self._prop_ref()} {order} LIMIT {lim}"
+            by = f", {self._prop_ref()} AS {_column(self.prop or '')}"
+        name = f"{t}.{ident(self.path.node_kind(self.target)[1], 'property')} AS name"
         if self.form == "nodes":
             answer = f"RETURN DISTINCT {t}"
+        elif self.form == "pairs":  # each of the k, what ranked it, and its answers
+            vkey = ident(self.path.node_kind(v or 1)[1], "property")
+            answer = f"RETURN DISTINCT x{v}.{vkey} AS {_column(vkey)}{by}, {name}"
         else:
-            answer = f"RETURN DISTINCT {t}.{ident(self.path.node_kind(self.target)[1], 'property')} AS name"
+            answer = f"RETURN DISTINCT {name}"
         return f"{match}{where} {ranked} {match}{where} {answer}"
 
     def pattern_text(self, row: dict[str, Any]) -> str:

@@ -429,13 +429,13 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             except AppError as exc:
                 ctx.warn(f"text2cypher: the query in the question's answer form failed ({exc.code})")
         if isinstance(cand, Shape):  # its rows are the answer as the query returns it
-            answer = rows
-        else:
+            answer, text = rows, cand.text
+        else:  # each name once, and the query reported is the one that reads them so (``answer_text``)
             names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-            answer = [{"name": n} for n in names]
+            answer, text = [{"name": n} for n in names], cand.answer_text
         # more than the cap, or as many as ``limit`` let run (there may have been more)
         ctx.trace.rows_truncated = len(answer) > cap or len(rows) >= limit
-        return cand.text, answer[:cap]
+        return text, answer[:cap]
 
     def _item(
         self, ns: str, cand: CandidateQuery | Shape, row: dict[str, Any], prob: float, r: RankedQuery, rank: int

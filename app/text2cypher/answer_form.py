@@ -51,11 +51,16 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
     are the latest 3; "the first 3" are any 3). A "which" question whose list matched part of a text sees that text
     beside each answer ("which movies have a tagline containing 'freedom'": each title and its tagline). An
     ordering by what the answers are linked to names it beside them where the question names it ("who directed the
-    oldest movie": each director, the movie and its year). English, not a data set's vocabulary."""
+    oldest movie": each director, the movie and its year); a list whose display values the question asks for beside
+    other properties by their words gives those too ("the names and IPs of all switches"). The answers linked to the
+    k nodes a ranking picks first (``Shape.staged``) are their names, or each of the k with what ranked it and its
+    answers where the question opens with a phrase that sets the scene ("For the top 3 questions by views, list the
+    users who asked them": ``lits.fronted``) or asks for both ("the top 5 questions with the most comments and their
+    tags"). English, not a data set's vocabulary."""
+    if isinstance(c, Shape) and c.is_staged:  # the answers linked to the k first: their names (the k are the means),
+        return replace(c, form="pairs") if lits.fronted or lits.asks_more else c  # each of the k with its answers
     if isinstance(c, Shape) and c.kind == "group":  # by the node: two of one name are two (it returns names)
         return replace(c, form="nodes")
-    if isinstance(c, Shape) and c.is_staged:  # the answers linked to the k first: their names (the k are the means)
-        return c
     if isinstance(c, Shape) and c.kind == "list" and c.having is None and not c.also:  # one node, no threshold
         dated = lits.dated
         if c.limit is not None and dated is not None and c.path.node_kind(c.target)[0] == dated[0]:
@@ -63,6 +68,10 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
         shown = tuple((f.var, f.key, f.edge) for f in c.filters if shows(c, f, lits)) if lits.asks_which else ()
         if shown:  # "which movies have a tagline containing 'freedom'": each title and the tagline that matched
             return replace(c, shown=shown, form="names")
+        pinned = {f.key for f in c.filters if f.var == c.target and not f.edge and f.op == "="}  # "in zone 1"
+        beside = tuple(x for x in asked_beside(c, lits, profiles) if x[1] not in pinned) if profiles else ()
+        if beside and (lits.asks_names or display_asked(c, lits)):  # "the names and IPs of all switches": both
+            return replace(c, shown=beside, form="names")
     o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
     if isinstance(c, Shape) and o is not None and not lits.asks_names and lits.match.kind_named(c, o, lits.words):
         return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year

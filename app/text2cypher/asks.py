@@ -85,11 +85,16 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
 
 def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     """Set ``lits.kind_head``, the first of the question's head words that names a label of the graph, and
-    ``lits.nameless``, the labels no "who" asks for. A head word followed by a label's noun is one noun phrase whose
-    last word is its head ("all software versions for X" asks for versions, "which machine types" for types, "the
-    most frequently commented tags" for tags): that word comes first. It must be the label's noun itself
-    ("questions tagged with X" is no phrase: "tagged" only shares a stem with ``Tag``)."""
+    ``lits.nameless``, the labels no "who" asks for. Where no head word names a label, the label's noun after the first
+    "of" does, after them ("the names and IPs of all switches": what they are of). A head word followed by a label's
+    noun is one noun phrase whose last word is its head ("all software versions for X" asks for versions, "which
+    machine types" for types, "the most frequently commented tags" for tags): that word comes first. It must be the
+    label's noun itself ("questions tagged with X" is no phrase: "tagged" only shares a stem with ``Tag``)."""
     head = next((h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None)
+    owner = lits.lex.patterns["owner"].search(lits.said) if head is None and lits.heads else None
+    if owner is not None and any(is_label_noun(owner.group(1), label, lits) for label in profiles.labels):
+        head = owner.group(1).lower()  # "what are the names and IPs of all switches ...": switches, after the
+        lits.heads = [*(h for h in lits.heads if h != head), head]  # words that name what of them is asked
     after = _next_word(lits.said, head) if head is not None else None
     if after is not None and any(is_label_noun(after, label, lits) for label in profiles.labels):
         lits.heads = [after, *(h for h in lits.heads if h != after)]

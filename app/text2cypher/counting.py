@@ -7,12 +7,13 @@ the shape enumerator (``enumerate_shapes.py``).
 
 from __future__ import annotations
 
-from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.candidates import Anchor, CandidateQuery, Direction, Hop
 from app.cypher.schema import GraphSchema
 from app.cypher.shapes import Shape
-from app.text2cypher.asks import is_label_noun
+from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.reading import REVERSED
 from app.text2cypher.words import own_key, term_words
 
 
@@ -78,6 +79,55 @@ def chains(schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals) -> l
                 continue
             seen.add(key)
             out.append(CandidateQuery(Anchor(None, a, labels[a].key), (one, two)))
+    return out
+
+
+def staged_by_count(
+    schema: GraphSchema, profiles: Profiles, path: CandidateQuery, t: int, lits: QuestionLiterals, ks: list[int]
+) -> list[Shape]:
+    """The targets linked to the k nodes of the pattern's other end with the most (fewest) of a kind the question
+    names, where its number counts that other end (``asks.counts_kind``): "the tags of the 3 questions with the most
+    comments" are the tags of the 3 questions that have the most comments (``Shape.staged``), the 3 questions ranked
+    first. A one-hop pattern goes on from the ranked end along each relationship of its kind to the counted kind;
+    a two-hop pattern counts its middle ("who commented on the 3 most commented questions"). None where the ranked
+    kind stores that count itself or each of its nodes reaches one at most."""
+    if not lits.superlative or len(path.hops) not in (1, 2):
+        return []
+    labels, m = profiles.labels, lits.match
+    if len(path.hops) == 2:
+        ranked = other_end(path, t)
+        candidates = [(path, t, ranked, 2)] if t != 2 else []
+    else:
+        hop = path.hops[0]
+        start = (
+            path
+            if t == 1
+            else CandidateQuery(
+                Anchor(None, hop.label, labels[hop.label].key if hop.label in labels else ""),
+                (Hop(hop.rel_type, REVERSED[hop.direction], path.anchor.label, path.anchor.key),),
+            )
+        )
+        kind = start.node_kind(2)[0]
+        ends: list[tuple[str, Direction, str]] = [
+            (x.rel_type, "out", x.target) for x in schema.triples if x.source == kind
+        ]
+        ends += [(x.rel_type, "in", x.source) for x in schema.triples if x.target == kind]
+        candidates = [
+            (CandidateQuery(start.anchor, (*start.hops, Hop(rel, d, c, labels[c].key))), 1, 2, 3)
+            for rel, d, c in ends
+            if c in labels and rel != start.hops[0].rel_type and (m.named(c, lits.words) or m.named(rel, lits.words))
+        ]
+    out: list[Shape] = []
+    for p, target, ranked, counted in candidates:
+        kind = p.node_kind(ranked)[0]
+        if not kind or profiles.one_each(p, ranked, counted) or stores_count(profiles, p, ranked, counted, lits):
+            continue
+        out += [
+            Shape(p, target, "group", fn=d, other=counted, prop_var=ranked, limit=k, staged=True)
+            for k in ks
+            if counts_kind(lits, k, kind)
+            for d in ("DESC", "ASC")
+        ]
     return out
 
 

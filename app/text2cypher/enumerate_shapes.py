@@ -18,7 +18,7 @@ from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.asks import counts_kind
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, negates_again, redundant
-from app.text2cypher.counting import by_count, chains, other_end, per_group
+from app.text2cypher.counting import by_count, chains, other_end, per_group, staged_by_count
 from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
@@ -227,6 +227,7 @@ class ShapeEnumerator:
                         for k in ks
                     ]
                     out += [y for x in linked for y in _staged_or_not(x, lits)]
+                    out += staged_by_count(schema, profiles, path, t, lits, ks)  # "... with the most comments"
                 rel = profiles.of(path, 1, edge=True) if path.hops else None  # the first relationship's profile
                 if lits.superlative and lits.asks_length and rel is not None:  # by how many elements a list holds:
                     out += [  # "the movies with the longest role lists"

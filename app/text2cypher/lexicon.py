@@ -216,6 +216,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
         numbers = {str(k): int(v) for k, v in w["numbers"].items()}
         comparisons = {str(k): str(v) for k, v in data["comparisons"].items()}
         time_words = {d: tuple(ws) for d, ws in data["time"].items()}
+        adverbs = {d: tuple(ws) for d, ws in data.get("time_adverbs", {}).items()}
         order_words = {d: tuple(ws) for d, ws in data["order"].items()}
         patterns = {str(k): re.compile(str(v), _CI) for k, v in pat.items()}
         tail = str(pat["compared_tail"])
@@ -257,13 +258,21 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             conditioned=re.compile(r"\b([a-z]+)\s+(?:" + "|".join(comparisons.values()) + r")" + tail + r"\d", _CI),
             first=re.compile(str(pat["first"]) + r"(?:\d+|" + "|".join(numbers) + r")\b", _CI),
             number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
-            time=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in time_words.items()),
+            time=tuple(
+                (d, re.compile(r"\b(?:" + _alternation((*ws, *adverbs.get(d, ()))) + r")\b", _CI))
+                for d, ws in time_words.items()
+            ),
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
             signs_words={str(op): tuple(ws) for op, ws in data["signs"].items()},
             signs=tuple(
                 (op, re.compile(r"\b(?:" + _alternation(tuple(ws)) + r")\b", _CI)) for op, ws in data["signs"].items()
             ),
-            degree=frozenset(x for ws in (*order_words.values(), *time_words.values()) for p in ws for x in p.split()),
+            degree=frozenset(
+                x
+                for ws in (*order_words.values(), *time_words.values(), *adverbs.values())
+                for p in ws
+                for x in p.split()
+            ),
         )
     except (KeyError, TypeError, ValueError, re.error) as exc:
         raise InvalidInputError(f"text2cypher lexicon {name!r} is incomplete or malformed: {exc!r}") from exc

@@ -152,6 +152,9 @@ class QuestionLiterals:
     asks_which: bool = False
     """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
     by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
+    fronted: bool = False
+    """Whether it opens with a phrase that sets the scene ("For the 3 questions with the most answers, list their
+    tags"): what it asks for is each of those with its answers (``answer_form``)."""
     asks_more: bool = False
     """Whether it asks for something beside each answer ("... and their release years", "with their ratings", "...
     and what were their ratings?")."""
@@ -233,7 +236,10 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             out.negated.append(w[prefix.end() :])
             out.unsaid.append(w)
             out.negations += 1
-    out.heads = [w for w in out.words if w not in lex.frame and w not in lex.number_words and w not in lex.degree][:2]
+    fronted = P["fronted"].match(bare)  # "For the top 3 questions ..., list their tags": the tags are asked for
+    main = list(content_words(bare[fronted.end() :])) if fronted is not None else out.words
+    out.fronted = fronted is not None
+    out.heads = [w for w in main if w not in lex.frame and w not in lex.number_words and w not in lex.degree][:2]
     orders = [d for d, pattern in lex.time if pattern.search(bare)]
     out.time_order = orders[0] if len(orders) == 1 else None
     if out.time_order is not None:
@@ -314,6 +320,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         before, after = bare[max(0, m.start() - 40) : m.start()], bare[m.end() : m.end() + 20]
         op = next((o for o, pattern in lex.compared_after if pattern.search(after)), None)
         op = op or next((o for o, pattern in lex.compared if pattern.search(before)), None)
+        if op == "=" and P["determined"].search(before):  # "of the 3 questions": a count, not a value
+            op = None
         named = _NAMED_BEFORE.search(before)
         if op is None and named and value not in out.counts and _names_a_value(named.group(1), lex):
             op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names

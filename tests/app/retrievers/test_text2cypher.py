@@ -25,7 +25,7 @@ from app.text2cypher.features import FEATURES
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import example_values
 from app.training.ranker import Group
-from tests.conftest import DEMO, SABLE, tiny_llama
+from tests.conftest import DEMO, SABLE, SABLE_ANSWERED, tiny_llama
 
 
 async def test_enumeration_on_the_demo_graph(t2c: Text2CypherRetriever) -> None:
@@ -230,7 +230,8 @@ async def test_random_weights_only_ever_execute_candidates(
         q = random.Random(seed).choice(questions)
         _, cands, _ = await t2c.candidates("demo", q)
         allowed = {c.text for c in cands}
-        answered = {answer_form(c, question_literals(q)).text for c in cands}  # the top one, as the question asks
+        forms = [answer_form(c, question_literals(q)) for c in cands]  # the top one, as the question asks, and a
+        answered = {f.answer_text if isinstance(f, CandidateQuery) else f.text for f in forms}  # path's names once
         res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=20))
         trace = res.trace
         assert isinstance(trace, Text2CypherTrace) and trace.decoding == method
@@ -262,7 +263,7 @@ async def test_a_failed_llm_choice_degrades_to_relevance_and_says_so(
     trace = res.trace
     assert isinstance(trace, Text2CypherTrace) and trace.ranked[0].query == SABLE and trace.decoding is None
     # "which manufacturer" built it, reached through a relationship: picked out by name (answer_form)
-    assert trace.query == SABLE and trace.rows == [{"name": "Ossendale Engine Works"}]
+    assert trace.query == SABLE_ANSWERED and trace.rows == [{"name": "Ossendale Engine Works"}]
     assert all(r.logprob is None for r in trace.ranked) and "Ossendale Engine Works" in res.items[0].text
     assert any("LLM's choice failed" in w for w in res.warnings)
     monkeypatch.setattr(t2c, "deps", dataclasses.replace(t2c.deps, reranker=None))
@@ -313,7 +314,7 @@ async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClien
     trace: dict[str, Any] = body["trace"]
     assert trace["candidate_queries"] >= 1 and trace["links"][0]["name"] == "Sable Class"
     assert trace["ranked"][0]["query"] == SABLE and trace["error"] is None
-    assert trace["query"] == SABLE  # "which manufacturer": picked out by name (answer_form)
+    assert trace["query"] == SABLE_ANSWERED  # "which manufacturer": picked out by name (answer_form), each once
     # each ranked query shows the features the ranker weighed (those that are not 0), its relevance among them
     first = trace["ranked"][0]
     assert first["features"]["relevance"] == first["relevance"] and set(first["features"]) <= {

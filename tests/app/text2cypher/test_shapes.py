@@ -1341,6 +1341,15 @@ def test_of_two_kinds_side_by_side_the_last_is_asked_for() -> None:
     asked_kind(lits, profiles)
     assert lits.heads[:2] == ["books", "tagged"] and lits.kind_head == "books"
     assert (feature("answer_kind", editions, lits), feature("answer_kind", books, lits)) == (-1, 1)
+    # what the asked values are of, where the words before name none ("the titles and ISBNs of all editions")
+    lits = question_literals("What are the titles and ISBNs of all editions with 300 pages?")
+    asked_kind(lits, profiles)
+    assert lits.kind_head == "editions" and lits.heads[-1] == "editions"
+    assert (feature("answer_kind", editions, lits), feature("answer_kind", books, lits)) == (1, -1)
+    # a phrase fronted with "for" sets the scene: what is asked follows it
+    lits = question_literals("For the 3 books with the most editions, list their tags.")
+    asked_kind(lits, profiles)
+    assert lits.kind_head == "tags"
 
 
 def test_who_asks_for_a_kind_with_names_and_negated_kinds_are_not_walked_through() -> None:
@@ -1943,6 +1952,85 @@ def test_the_answers_linked_to_the_k_nodes_a_ranking_picks_first() -> None:
     assert feature("counted", staged[0], lits) == 1  # ranked by the books' own pages, as "the most pages" asks
     group = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=3)
     assert feature("limit_kind", group, lits) == 1  # the 3 authors with the most books: not the 3 books
+    # "For the 3 books ..., list their authors": each book, what ranked it, and its authors
+    fronted = answer_form(staged[0], question_literals("For the 3 books with the most pages, list their authors."))
+    assert fronted.text.endswith("RETURN DISTINCT x2.title AS title, x2.pages AS pages, x1.name AS name")
+    assert answer_form(staged[0], lits).text.endswith("RETURN DISTINCT x1.name AS name")
+
+
+def test_the_answers_linked_to_the_k_nodes_with_the_most_of_a_kind() -> None:
+    """ "the genres of the 3 books with the most comments": the 3 books with the most comments first, then their genres
+    (a staged ``group``), the pattern going on from the books to the reviews the question names; "who reviewed the
+    3 most reviewed books" counts the middle of (Reader)-[REVIEWED]->(Review)-[REVIEWS]->(Book). None where the
+    question's number counts no books, nor by a count the books store."""
+    labels = {
+        "Book": LabelProfile("Book", "title", []),
+        "Genre": LabelProfile("Genre", "name", []),
+        "Comment": LabelProfile("Comment", "uuid", []),
+        "Reader": LabelProfile("Reader", "name", []),
+    }
+    schema = GraphSchema(
+        triples=[
+            SchemaTriple("Book", "IN_GENRE", "Genre"),
+            SchemaTriple("Comment", "COMMENTED_ON", "Book"),
+            SchemaTriple("Reader", "COMMENTED", "Comment"),
+        ]
+    )
+
+    def staged(question: str, profiles: Profiles) -> list[Shape]:
+        lits = question_literals(question)
+        lits.labels = list(labels)
+        return [s for s in ShapeEnumerator.base_shapes(schema, profiles, [], lits) if s.is_staged and s.fn == "DESC"]
+
+    plain = Profiles(labels=labels)
+    assert question_literals("List the genres of the 3 books with the most comments.").ops == {}  # no "= 3"
+    genres = [s for s in staged("List the genres of the 3 books with the most comments.", plain) if s.target == 1]
+    texts = [s.text for s in genres]
+    assert (
+        "MATCH (x1:Genre)<-[:IN_GENRE]-(x2:Book)<-[:COMMENTED_ON]-(x3:Comment) WITH x2, count(DISTINCT x3) AS number "
+        "ORDER BY number DESC LIMIT 3 MATCH (x1:Genre)<-[:IN_GENRE]-(x2:Book)<-[:COMMENTED_ON]-(x3:Comment) "
+        "RETURN DISTINCT x1.name AS name"
+    ) in texts
+    shape = genres[texts.index(next(t for t in texts if "x1:Genre" in t))]
+    assert reading(shape, lexicon.load()) == (
+        "in genre of a book (genre), of the 3 book with the most comment: the highest number of comment"
+    )
+    readers = staged("Who commented on the 3 most commented books?", plain)
+    assert any(
+        s.text.startswith(
+            "MATCH (x1:Reader)-[:COMMENTED]->(x2:Comment)-[:COMMENTED_ON]->(x3:Book) WITH x3, count(DISTINCT x2)"
+        )
+        for s in readers
+    )
+    assert answer_form(
+        shape, question_literals("For the 3 books with the most comments, list their genres.")
+    ).text.endswith(
+        "WITH x2, count(DISTINCT x3) AS number ORDER BY number DESC LIMIT 3 MATCH (x1:Genre)<-[:IN_GENRE]-(x2:Book)"
+        "<-[:COMMENTED_ON]-(x3:Comment) RETURN DISTINCT x2.title AS title, number, x1.name AS name"
+    )
+    assert answer_form(shape, question_literals("List the genres of the 3 books with the most comments.")) == shape
+    assert staged("List the 3 genres with the most comments.", plain) == []  # the 3 count genres
+    stored = Profiles(  # the books hold how many reviews each has
+        labels=labels | {"Book": LabelProfile("Book", "title", [Property("Book", "comment_count", "number", 0.0, 9.0)])}
+    )
+    assert not any(
+        "x1:Genre" in s.text for s in staged("List the genres of the 3 books with the most comments.", stored)
+    )
+
+
+def test_a_list_gives_the_properties_asked_beside_its_display_values() -> None:
+    """ "what are the names and IPs of all switches in zone 4": each switch's IP (its display value) and its name;
+    "which switches are in zone 4" shows nothing beside them."""
+    name = Property("Switch", "name", "text", values=("s-1", "s-2"))
+    zone = Property("Switch", "zone", "number", 1.0, 4.0)
+    profiles = Profiles(labels={"Switch": LabelProfile("Switch", "ip", [name, zone])})
+    switches = Shape(CandidateQuery(Anchor(None, "Switch", "ip"), ()), 1, "list", filters=(Filter(1, "zone", "=", 4),))
+    both = answer_form(switches, question_literals("What are the names and IPs of all switches in zone 4?"), profiles)
+    assert both.text == "MATCH (x1:Switch) WHERE x1.zone = 4 RETURN DISTINCT x1.ip AS name, x1.name AS name_value"
+    plain = answer_form(switches, question_literals("Which switches are in zone 4?"), profiles)
+    assert isinstance(plain, Shape) and plain.shown == ()
+    pinned = answer_form(switches, question_literals("What are the IPs of all switches in zone 4 of DC1?"), profiles)
+    assert isinstance(pinned, Shape) and pinned.shown == ()  # "zone 4 of": a value stated, not a property asked
 
 
 def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
@@ -1964,6 +2052,10 @@ def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
     actors.labels = ["Person", "Movie"]
     assert not counts_kind(actors, 3, "Movie")  # "actors" is a doer's noun: the 3 count actors
     assert not counts_kind(question_literals("Who directed the oldest movie?"), 1, "Movie")  # no number
+    recently = question_literals("Who answered the 3 most recently asked questions?")  # an adverb of time
+    recently.labels = ["User", "Question"]
+    assert recently.time_order == "DESC" and counts_kind(recently, 3, "Question")
+    assert not any("recently" in w for w in lexicon.load().time_words["DESC"])  # read, never written in a reading
 
 
 def test_a_property_of_the_top_k_asked_by_its_words_in_their_order() -> None:
