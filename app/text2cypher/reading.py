@@ -208,7 +208,7 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
     if s.is_staged:  # "tagged of a question (tag) of the 3 question with the lowest view count"
         v = s.ordered_by() or s.target
         own, kind = words(s.prop or ""), words(s.path.node_kind(v)[0]) or "entity"
-        if s.kind == "group":  # "tag of a question, of the 3 question with the most comment"
+        if s.kind == "group":  # "tagged of a question (tag), of the 3 question with the most comment"
             most, number = ("most", "highest") if s.fn == "DESC" else ("fewest", "lowest")
             other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
             if s.other == len(s.hops) + 1:  # counted past the ranked end: the pattern up to it
