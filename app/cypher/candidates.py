@@ -241,19 +241,20 @@ class CandidateQuery:
             return f"{self.match_clause()} RETURN DISTINCT {self.return_var}"
         return f"{self.match_clause()} RETURN {self.return_var}.{self.return_hop.key}"
 
+    def _distinct_answers(self) -> str:
+        """What :meth:`answer_query` and :attr:`answer_text` return: the answer nodes, or their display values."""
+        rv = self.return_var
+        return f"RETURN DISTINCT {rv if self.nodes else f'{rv}.{self.return_hop.key} AS name'}"
+
     @property
     def answer_text(self) -> str:
         """:attr:`text` as the mode reports its answers: each display value once (the nodes themselves, with
         :attr:`nodes`), as :meth:`answer_query` reads them."""
-        if self.nodes:
-            return self.text
-        return f"{self.match_clause()} RETURN DISTINCT {self.return_var}.{self.return_hop.key} AS name"
+        return f"{self.match_clause()} {self._distinct_answers()}"
 
     def answer_query(self) -> str:
         """The distinct answers as :attr:`text` returns them, with the path's guards and ``$limit`` rows at most."""
-        rv = self.return_var
-        answer = rv if self.nodes else f"{rv}.{self.return_hop.key} AS name"
-        return f"{self._guarded()} RETURN DISTINCT {answer} LIMIT $limit"
+        return f"{self._guarded()} {self._distinct_answers()} LIMIT $limit"
 
     def execution_query(self) -> str:
         """What runs: the same pattern, returning the answer's display value and labels plus the intermediate

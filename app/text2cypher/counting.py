@@ -7,7 +7,7 @@ the shape enumerator (``enumerate_shapes.py``).
 
 from __future__ import annotations
 
-from app.cypher.candidates import Anchor, CandidateQuery, Direction, Hop
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.schema import GraphSchema
 from app.cypher.shapes import Shape
 from app.text2cypher.asks import counts_kind, is_label_noun
@@ -58,11 +58,7 @@ def chains(schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals) -> l
     named = {label for label in labels if lits.match.named(label, lits.words)}
     # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED)
     verbs = [w for w in lits.words if not any(is_label_noun(w, label, lits) for label in labels)]
-    hops: list[tuple[str, Hop]] = []  # (source label, hop) each way round
-    for t in schema.triples:
-        if t.source in labels and t.target in labels:
-            hops.append((t.source, Hop(t.rel_type, "out", t.target, labels[t.target].key)))
-            hops.append((t.target, Hop(t.rel_type, "in", t.source, labels[t.source].key)))
+    hops = both_ways(schema, profiles)
     out: list[CandidateQuery] = []
     seen: set[tuple[str, str, str, str, str]] = set()
     for a, one in hops:
@@ -82,6 +78,18 @@ def chains(schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals) -> l
     return out
 
 
+def both_ways(schema: GraphSchema, profiles: Profiles) -> list[tuple[str, Hop]]:
+    """Every relationship between profiled labels as a hop from each of its ends: ``(source label, hop)``, the
+    stored way round first."""
+    labels = profiles.labels
+    out: list[tuple[str, Hop]] = []
+    for t in schema.triples:
+        if t.source in labels and t.target in labels:
+            out.append((t.source, Hop(t.rel_type, "out", t.target, labels[t.target].key)))
+            out.append((t.target, Hop(t.rel_type, "in", t.source, labels[t.source].key)))
+    return out
+
+
 def staged_by_count(
     schema: GraphSchema, profiles: Profiles, path: CandidateQuery, t: int, lits: QuestionLiterals, ks: list[int]
 ) -> list[Shape]:
@@ -93,29 +101,21 @@ def staged_by_count(
     kind stores that count itself or each of its nodes reaches one at most."""
     if not lits.superlative or len(path.hops) not in (1, 2):
         return []
-    labels, m = profiles.labels, lits.match
+    m = lits.match
     if len(path.hops) == 2:
         ranked = other_end(path, t)
         candidates = [(path, t, ranked, 2)] if t != 2 else []
     else:
         hop = path.hops[0]
-        start = (
-            path
-            if t == 1
-            else CandidateQuery(
-                Anchor(None, hop.label, labels[hop.label].key if hop.label in labels else ""),
-                (Hop(hop.rel_type, REVERSED[hop.direction], path.anchor.label, path.anchor.key),),
-            )
-        )
+        back = Hop(hop.rel_type, REVERSED[hop.direction], path.anchor.label, path.anchor.key)
+        start = path if t == 1 else CandidateQuery(Anchor(None, hop.label, hop.key), (back,))
         kind = start.node_kind(2)[0]
-        ends: list[tuple[str, Direction, str]] = [
-            (x.rel_type, "out", x.target) for x in schema.triples if x.source == kind
-        ]
-        ends += [(x.rel_type, "in", x.source) for x in schema.triples if x.target == kind]
+        ends = [h for a, h in both_ways(schema, profiles) if a == kind]
+        ends.sort(key=lambda h: h.direction != "out")  # the relationships it starts first, as stored
         candidates = [
-            (CandidateQuery(start.anchor, (*start.hops, Hop(rel, d, c, labels[c].key))), 1, 2, 3)
-            for rel, d, c in ends
-            if c in labels and rel != start.hops[0].rel_type and (m.named(c, lits.words) or m.named(rel, lits.words))
+            (CandidateQuery(start.anchor, (*start.hops, h)), 1, 2, 3)
+            for h in ends
+            if h.rel_type != hop.rel_type and (m.named(h.label, lits.words) or m.named(h.rel_type, lits.words))
         ]
     out: list[Shape] = []
     for p, target, ranked, counted in candidates:

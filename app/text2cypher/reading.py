@@ -209,11 +209,9 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         v = s.ordered_by() or s.target
         own, kind = words(s.prop or ""), words(s.path.node_kind(v)[0]) or "entity"
         if s.kind == "group":  # "tagged of a question (tag), of the 3 question with the most comment"
-            most, number = ("most", "highest") if s.fn == "DESC" else ("fewest", "lowest")
-            other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
             if s.other == len(s.hops) + 1:  # counted past the ranked end: the pattern up to it
                 base = node_reading(replace(s, path=CandidateQuery(s.anchor, s.hops[:-1])), s.target)
-            return f"{base}{where}, of the {s.limit} {kind} with the {most} {other}: the {number} number of {other}"
+            return f"{base}{where}, of the {s.limit} {kind} with the {_most_of(s)}"
         if order is not None:
             when, rest = _time_superlative(order, lex)
             return f"{base}{where}, of the {s.limit} {kind} with the {when} {own}: the {rest}"
@@ -245,11 +243,17 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         return f"top {s.limit} {base}{where} with the {most} different {prop}: the {top} number of distinct {prop}"
     if s.prop:
         return f"top {s.limit} {base}{where} with the {top} {lex.aggregate_words.get(s.agg, s.agg)} {prop}"
+    return f"top {s.limit} {base}{where} with the {_most_of(s)}"
+
+
+def _most_of(s: Shape) -> str:
+    """How a reading says a ``group``'s count: "most movie: the highest number of movie" (``DESC``) or "fewest ...:
+    the lowest number of ..." of its ``other`` node's kind."""
     most, number = ("most", "highest") if s.fn == "DESC" else ("fewest", "lowest")
     other = words(s.path.node_kind(s.other or 1)[0]) or "entity"
     # "the highest number of" as well: the cross-encoder read "the 3 movies with the highest number of reviewers" as
     # nearer "the top 3 by release year" (1.72) than "... with the most person" (0.39); with it, 2.21
-    return f"top {s.limit} {base}{where} with the {most} {other}: the {number} number of {other}"
+    return f"{most} {other}: the {number} number of {other}"
 
 
 def _time_superlative(order: str, lex: Lexicon) -> tuple[str, str]:
