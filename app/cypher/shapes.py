@@ -413,6 +413,12 @@ class Shape:
             return self._staged(self._match(False), where)
         return f"{self._match(False)}{where} {self._return()}"
 
+    @property
+    def answer_text(self) -> str:
+        """The query as the mode reports its answer: :attr:`text` (a shape's rows are its answer as it returns
+        them; a path reports its distinct answers, :attr:`CandidateQuery.answer_text`)."""
+        return self.text
+
     def execution_query(self) -> str:
         """What runs: the path's guards added, and ``$limit`` rows at most for a list without its own limit."""
         conds = self.path.where_conditions() + self.conditions()

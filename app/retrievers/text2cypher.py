@@ -425,17 +425,16 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             try:
                 read = plain_rows(await self.deps.graph.read(ns, query, {"limit": cap + 1}))
                 ctx.trace.rows_truncated = len(read) > cap
-                return final.text, read[:cap]
+                return final.answer_text, read[:cap]
             except AppError as exc:
                 ctx.warn(f"text2cypher: the query in the question's answer form failed ({exc.code})")
-        if isinstance(cand, Shape):  # its rows are the answer as the query returns it
-            answer, text = rows, cand.text
-        else:  # each name once, and the query reported is the one that reads them so (``answer_text``)
+        answer = rows  # a shape's rows are the answer as the query returns it
+        if not isinstance(cand, Shape):  # each name once, as the query reported (``answer_text``) reads them
             names = list(dict.fromkeys(str(row["name"]) for row in rows if row.get("name") is not None))
-            answer, text = [{"name": n} for n in names], cand.answer_text
+            answer = [{"name": n} for n in names]
         # more than the cap, or as many as ``limit`` let run (there may have been more)
         ctx.trace.rows_truncated = len(answer) > cap or len(rows) >= limit
-        return text, answer[:cap]
+        return cand.answer_text, answer[:cap]
 
     def _item(
         self, ns: str, cand: CandidateQuery | Shape, row: dict[str, Any], prob: float, r: RankedQuery, rank: int
