@@ -252,10 +252,13 @@ class Enumerator:
                 joined[: cfg.shape_paths],
             )
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
-        # label-anchored shapes of a question the graph knows nothing about
+        # label-anchored shapes of a question the graph knows nothing about: one whose head words name none of its
+        # labels ("the names of all data centers located in ...", whatever the place, is about data centers)
         unanchored = [i for i, c in enumerate(out.candidates) if isinstance(c, Shape) and c.anchor.name is None]
         off_graph = (
-            relevance is not None and max((relevance[i] for i in unanchored), default=0.0) < cfg.label_min_relevance
+            relevance is not None
+            and (lits is None or lits.kind_head is None)
+            and max((relevance[i] for i in unanchored), default=0.0) < cfg.label_min_relevance
         )
         first: dict[str, int] = {}
         for i, c in enumerate(out.candidates):

@@ -15,6 +15,7 @@ import pytest
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import Shape
 from app.errors import DependencyTimeoutError
 from app.llm.local import LocalLLM
 from app.retrievers.base import RunContext
@@ -230,8 +231,8 @@ async def test_random_weights_only_ever_execute_candidates(
         q = random.Random(seed).choice(questions)
         _, cands, _ = await t2c.candidates("demo", q)
         allowed = {c.text for c in cands}
-        forms = [answer_form(c, question_literals(q)) for c in cands]  # the top one, as the question asks, and a
-        answered = {f.answer_text if isinstance(f, CandidateQuery) else f.text for f in forms}  # path's names once
+        # the top one, as the question asks, and a path's names once
+        answered = {answer_form(c, question_literals(q)).answer_text for c in cands}
         res = await t2c.retrieve(RetrievalQuery(question=q, namespace="demo", top_k=20))
         trace = res.trace
         assert isinstance(trace, Text2CypherTrace) and trace.decoding == method
@@ -339,6 +340,21 @@ async def test_no_entity_means_no_candidates_not_an_error(client: httpx.AsyncCli
     assert r.status_code == 200 and r.json()["items"] == []
     trace = r.json()["trace"]
     assert (trace["query"], trace["error"], trace["candidate_queries"]) == (None, "no candidate queries", 0)
+
+
+async def test_a_question_about_a_kind_keeps_its_label_shapes_however_little_else_it_names(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Label-anchored shapes are dropped where the question seems to be about nothing in the graph (all of them less
+    relevant than ``label_min_relevance``), but not where its head word names a label: that place nothing links to
+    does not make a question about locomotives off the graph."""
+    monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"label_min_relevance": 100.0}))
+    about = await t2c.enumerate("demo", "What are the names of all locomotives kept in Qqqq, Zzzz?")
+    assert about.lits is not None and about.lits.kind_head == "locomotives"
+    assert "MATCH (x1:Locomotive) RETURN DISTINCT x1.name AS name" in {c.text for c in about.candidates}
+    off = await t2c.enumerate("demo", "What is the weather in Qqqq, Zzzz?")  # no label named: off the graph
+    assert off.lits is not None and off.lits.kind_head is None
+    assert not [c for c in off.candidates if isinstance(c, Shape) and c.anchor.name is None]
 
 
 async def test_a_tuned_namespace_ranker_decides_how_much_the_llm_counts(
