@@ -37,7 +37,7 @@ from app.errors import AppError, DependencyError, QueryRejectedError
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
-from app.text2cypher.asks import asked_kind, first_k, stated_values
+from app.text2cypher.asks import about_the_graph, asked_kind, first_k, stated_values
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -213,6 +213,7 @@ class Enumerator:
                 joins = await self._connecting(namespace, anchors)
             await add(joins[: max(0, cfg.max_candidates - len(out.candidates))])
         lits = question_literals(question, lex) if question is not None else None
+        about = False  # the question says it is about the graph (below, with the schema)
         if cfg.shapes and lits is not None and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)
@@ -220,6 +221,7 @@ class Enumerator:
             first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
             asked_kind(lits, profiles)  # "which questions ...": the label asked for
             stated_values(lits, profiles)  # "taught in Fall 2023": a relationship's value
+            about = about_the_graph(lits, profiles)
             order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance
@@ -253,12 +255,12 @@ class Enumerator:
                 joined[: cfg.shape_paths],
             )
         # the same query text can arise twice (a name linked under two labels): keep the first; and drop the
-        # label-anchored shapes of a question the graph knows nothing about: one whose head words name none of its
-        # labels ("the names of all data centers located in ...", whatever the place, is about data centers)
+        # label-anchored shapes of a question the graph knows nothing about, unless it says it is about the graph
+        # (``about_the_graph``: "the names of all data centers located in ...", whatever the place)
         unanchored = [i for i, c in enumerate(out.candidates) if isinstance(c, Shape) and c.anchor.name is None]
         off_graph = (
             relevance is not None
-            and (lits is None or lits.kind_head is None)
+            and not about
             and max((relevance[i] for i in unanchored), default=0.0) < cfg.label_min_relevance
         )
         first: dict[str, int] = {}

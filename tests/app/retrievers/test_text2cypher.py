@@ -346,8 +346,9 @@ async def test_a_question_about_a_kind_keeps_its_label_shapes_however_little_els
     t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Label-anchored shapes are dropped where the question seems to be about nothing in the graph (all of them less
-    relevant than ``label_min_relevance``), but not where its head word names a label: that place nothing links to
-    does not make a question about locomotives off the graph."""
+    relevant than ``label_min_relevance``), but not where its head word names a label and each number it compares
+    counts something the graph has a word for (``about_the_graph``): that place nothing links to does not make a
+    question about locomotives off the graph."""
     monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update={"label_min_relevance": 100.0}))
     about = await t2c.enumerate("demo", "What are the names of all locomotives kept in Qqqq, Zzzz?")
     assert about.lits is not None and about.lits.kind_head == "locomotives"
@@ -355,6 +356,10 @@ async def test_a_question_about_a_kind_keeps_its_label_shapes_however_little_els
     off = await t2c.enumerate("demo", "What is the weather in Qqqq, Zzzz?")  # no label named: off the graph
     assert off.lits is not None and off.lits.kind_head is None
     assert not [c for c in off.candidates if isinstance(c, Shape) and c.anchor.name is None]
+    # about locomotives, but about their votes, which the graph has no word for: off the graph too
+    votes = await t2c.enumerate("demo", "Which locomotives have more than 1000 votes?")
+    assert votes.lits is not None and votes.lits.kind_head == "locomotives"
+    assert not [c for c in votes.candidates if isinstance(c, Shape) and c.anchor.name is None]
 
 
 async def test_a_tuned_namespace_ranker_decides_how_much_the_llm_counts(
