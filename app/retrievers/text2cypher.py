@@ -224,7 +224,8 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         alone where the candidates have no features (no question), None without a cross-encoder."""
         if e.relevance is None or not e.features:
             return e.relevance
-        return (ranker or self.ranker).scores_read(e.features, e.relevance)
+        feats = [f | {RELEVANCE: r} for f, r in zip(e.features, e.relevance, strict=True)]
+        return (ranker or self.ranker).scores(feats)
 
     def order(self, e: Enumeration, scores: list[float], top: int) -> list[int]:
         """The ``top`` candidates by score alone, best first (``rank.by_score``: the shallowest path within

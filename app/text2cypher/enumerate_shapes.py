@@ -35,9 +35,6 @@ Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
 Prior = Callable[[Sequence[Shape], QuestionLiterals], list[float]]
 """The ranking features' score of shapes without relevance or the LLM (``Ranker.prior``)."""
 
-Ranked = Callable[[Sequence[Shape], Sequence[float], QuestionLiterals], list[float]]
-"""The ranker's score of shapes given their relevance (``Ranker.scores``), without the LLM."""
-
 
 class ShapeEnumerator:
     def __init__(
@@ -49,15 +46,10 @@ class ShapeEnumerator:
         shape_budget: int = 0,
         condition_budget: int = 0,
         prior: Prior | None = None,
-        ranked: Ranked | None = None,
     ) -> None:
         self.graph = graph
         self.prior = prior
         """What the ranking features say of shapes before the cross-encoder reads them: the budgets' tie-breaker."""
-        self.ranked = ranked
-        """What the ranker makes of shapes the cross-encoder has read: the beams keep the best by it (by relevance
-        alone without it). By relevance alone, "the top 5 applications by PID ..." kept the lowest PIDs' shape for
-        its condition and not the highest's, which the cross-encoder read a hair lower."""
         self.profiles = profiles
         self.filter_beam = filter_beam
         self.shape_budget = shape_budget
@@ -113,7 +105,7 @@ class ShapeEnumerator:
         # chains have a beam of their own: they do not crowd the one-hop patterns out of their conditions
         chained = set(chain_paths)
         kept = [scores[i] for i in keep] if scores is not None else None
-        level = self._beam([base[i] for i in keep], kept, chained, lits)
+        level = self._beam([base[i] for i in keep], kept, chained)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
         # name a property its aggregates and orderings fill the beam, and those take no condition on that property
         level += [x for x in plain if x not in level]
@@ -139,16 +131,11 @@ class ShapeEnumerator:
                 counts = (counts[0], counts[1] + len(nxt) - len(budgeted))
                 nxt = budgeted
             scores = await score(nxt)
-            level = self._beam(nxt, scores, chained, lits)
+            level = self._beam(nxt, scores, chained)
         return counts
 
-    def _beam(
-        self, shapes: list[Shape], scores: list[float] | None, chained: set[CandidateQuery], lits: QuestionLiterals
-    ) -> list[Shape]:
-        """The ``filter_beam`` best shapes (by ``ranked``, given their relevance ``scores``), and the third as many best
-        over ``chained`` patterns apart."""
-        if scores is not None and self.ranked is not None and shapes:
-            scores = self.ranked(shapes, scores, lits)
+    def _beam(self, shapes: list[Shape], scores: list[float] | None, chained: set[CandidateQuery]) -> list[Shape]:
+        """The ``filter_beam`` best shapes, and the third as many best over ``chained`` patterns apart."""
         out: list[Shape] = []
         for part, width in ((False, self.filter_beam), (True, self.filter_beam // 3)):
             ids = [i for i, x in enumerate(shapes) if (x.path in chained) == part]

@@ -242,7 +242,6 @@ class Enumerator:
                 shape_budget=cfg.shape_budget,
                 condition_budget=cfg.condition_budget,
                 prior=lambda shapes, said: ranker.prior(features.compute(shapes, said.said, said)),
-                ranked=lambda shapes, rel, said: ranker.scores_read(features.compute(shapes, said.said, said), rel),
             )
             out.base_shapes, out.pruned = await shapes.enumerate(
                 namespace,

@@ -67,10 +67,6 @@ class Ranker:
             out.append(s)
         return out
 
-    def scores_read(self, feats: Sequence[dict[str, float]], relevance: Sequence[float]) -> list[float]:
-        """:meth:`scores` of candidates the cross-encoder has read, ``relevance`` each."""
-        return self.scores([f | {RELEVANCE: r} for f, r in zip(feats, relevance, strict=True)])
-
 
 def _standardised(xs: list[float]) -> list[float]:
     mean = sum(xs) / len(xs)

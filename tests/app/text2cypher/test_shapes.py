@@ -17,7 +17,7 @@ from app.cypher.shapes import Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.stores.graph.profile import RelationshipProfile, identifies_by_key
-from app.text2cypher import features, lexicon, rank
+from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.conditions import conditions, filters_for
@@ -2079,22 +2079,3 @@ def test_a_property_of_the_top_k_asked_by_its_words_in_their_order() -> None:
     biggest = Shape(CandidateQuery(Anchor(None, "Type", "name"), ()), 1, "top", prop="cpu", fn="DESC", limit=3)
     named = answer_form(biggest, question_literals("What are the top 3 types of machines by CPU?"), types)
     assert isinstance(named, Shape) and named.returns is None  # "types" names the label, not a type's ``type``
-
-
-def test_the_condition_beam_keeps_the_shapes_the_ranker_scores_best() -> None:
-    """The base shapes that take conditions are the best by the ranker's score given their relevance, not by relevance
-    alone: the cross-encoder reads "the lowest pages" a hair above "the highest pages" for "the top 2 books by
-    pages", and the ranker's ``opposite_order`` says which one the question asks for."""
-    lits = question_literals("List the top 2 books by pages with an award.")
-    path = CandidateQuery(BOOK, ())
-    low, high = (Shape(path, 1, "top", prop="pages", fn=fn, limit=2) for fn in ("ASC", "DESC"))
-    assert (feature("opposite_order", low, lits), feature("opposite_order", high, lits)) == (1, 0)
-    ranker = rank.load("default")
-
-    def ranked(shapes: Any, rel: Any, said: QuestionLiterals) -> list[float]:
-        return ranker.scores_read(features.compute(shapes, said.said, said), rel)
-
-    by_relevance = ShapeEnumerator(None, None, filter_beam=1)  # type: ignore[arg-type]
-    by_ranker = ShapeEnumerator(None, None, filter_beam=1, ranked=ranked)  # type: ignore[arg-type]
-    assert by_relevance._beam([low, high], [5.0, 4.9], set(), lits) == [low]
-    assert by_ranker._beam([low, high], [5.0, 4.9], set(), lits) == [high]
