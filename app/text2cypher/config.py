@@ -71,8 +71,9 @@ class Text2CypherConfig(ModeConfig):
     """Shapes that name no entity (label-anchored) are all dropped when the most relevant of them scores below this:
     a question about nothing in the graph ("what is the weather today?" scores about -10 against every one) gets no
     query rather than a list of some label's nodes. Read off a few such questions and the movies validation
-    questions (their best label-anchored shape: -3.5 at least). Not where a head word of the question names a label
-    (``QuestionLiterals.kind_head``): the question is about that kind, however little else it names."""
+    questions (their best label-anchored shape: -3.5 at least). Not where the question says it is about the graph
+    (``asks.about_the_graph``: a head word names a label, and each number it compares counts something the graph
+    has a word for): it is about that kind, however little else of it the cross-encoder reads."""
     lexicon: str = "en"
     """The language questions are read in: a bundled lexicon (``en``) or the path of a lexicon file
     (``app/text2cypher/lexicons/en.toml`` shows the keys)."""
