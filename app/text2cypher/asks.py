@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from app.text import identifier_words
 from app.text2cypher.profiles import Profiles
@@ -104,15 +105,13 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     lits.labels = list(profiles.labels)
 
 
-def about_the_graph(lits: QuestionLiterals, profiles: Profiles) -> bool:
+def about_the_graph(lits: QuestionLiterals, terms: Sequence[str]) -> bool:
     """Whether the question says it is about the graph, however little of it the cross-encoder reads there: a head
     word names one of its labels (``lits.kind_head``: "the names of all DataCenters located in ...") and what each of
-    its compared numbers counts is something the graph has a word for ("which movies have more than 1000 votes" asks
-    about votes, where no label, relationship or property is one)."""
+    its compared numbers counts is something the graph has a word for among its ``terms`` (``SchemaProfile.terms``:
+    "which movies have more than 1000 votes" asks about votes, where no label, relationship or property is one)."""
     if lits.kind_head is None:
         return False
-    profs = [*profiles.labels.values(), *profiles.rels.values()]
-    terms = [t for prof in profs for t in (prof.label, *(p.key for p in [*prof.properties, *prof.identifiers]))]
     return all(any(lits.match.named(t, [w]) for t in terms) for w in lits.counted_by.values())
 
 

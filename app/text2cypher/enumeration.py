@@ -218,10 +218,11 @@ class Enumerator:
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)
                 profiles = await self.profiles.get(namespace, schema)
+                terms = (await self.profiles.profiler.get(namespace)).terms()
             first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
             asked_kind(lits, profiles)  # "which questions ...": the label asked for
             stated_values(lits, profiles)  # "taught in Fall 2023": a relationship's value
-            about = about_the_graph(lits, profiles)
+            about = about_the_graph(lits, terms)
             order = list(range(len(out.candidates)))
             if relevance is not None:
                 rel = relevance
