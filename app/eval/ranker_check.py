@@ -24,7 +24,15 @@ from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval.loaders import EvalQuestion, load_benchmark
-from app.eval.runner import _ingest, answers_equal, display_of, relaxed_match, results_equal, sample_questions
+from app.eval.runner import (
+    _ingest,
+    answer_match,
+    answers_equal,
+    display_of,
+    relaxed_match,
+    results_equal,
+    sample_questions,
+)
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.settings import Settings
@@ -110,7 +118,10 @@ async def _one(
     for i in sorted(set(chosen.values())):
         scores[i] = await _score(c, r, ns, q, e, i, kind, gold)
     empty = dict.fromkeys(
-        ("hits@1",) if kind == "kg" else ("execution_accuracy", "execution_accuracy_relaxed", "answer_accuracy"), 0.0
+        ("hits@1",)
+        if kind == "kg"
+        else ("execution_accuracy", "execution_accuracy_relaxed", "answer_accuracy", "answer_first_column"),
+        0.0,
     )
     for name in models:
         top = chosen.get(name)
@@ -141,11 +152,13 @@ async def _score(
         names = [str(a) for a in (answer_of(row) for row in rows) if a is not None]
         return {"hits@1": M.hit_at_k(names, q.answers, 1)}
     g = gold[q.meta["cypher"]] or []
+    display = await display_of(c, ns)
     exact = results_equal(answer, g)
     return {
         "execution_accuracy": float(exact),
         "execution_accuracy_relaxed": float(exact or await relaxed_match(c.graph, ns, answer, q.meta["cypher"], gold)),
-        "answer_accuracy": float(answers_equal(answer, g, await display_of(c, ns))),
+        "answer_accuracy": float(await answer_match(c.graph, ns, answer, q.meta["cypher"], gold, display)),
+        "answer_first_column": float(answers_equal(answer, g, display)),
     }
 
 

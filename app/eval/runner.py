@@ -25,6 +25,7 @@ from app.cypher.candidates import DEFAULT_DISPLAY, Display
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval import relaxed as R
+from app.eval.answers import answer_found
 from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
 from app.eval.nli import NLIGrader
 from app.retrievers.registry import available_modes
@@ -209,7 +210,14 @@ class Evaluator:
             return "gold_returns_no_rows_here"
         if not isinstance(trace, CypherTrace) or trace.query is None:
             return dict.fromkeys(
-                ("executable", "execution_accuracy", "execution_accuracy_relaxed", "answer_accuracy", "produced_query"),
+                (
+                    "executable",
+                    "execution_accuracy",
+                    "execution_accuracy_relaxed",
+                    "answer_accuracy",
+                    "answer_first_column",
+                    "produced_query",
+                ),
                 0.0,
             )
         ok = trace.error is None
@@ -222,26 +230,49 @@ class Evaluator:
             "executable": 1.0 if ok else 0.0,
             "execution_accuracy": 1.0 if exact else 0.0,
             "execution_accuracy_relaxed": 1.0 if exact or (ok and await self._relaxed(trace.rows, gold_q)) else 0.0,
-            "answer_accuracy": 1.0 if ok and answers_equal(trace.rows, gold, self._display) else 0.0,
+            "answer_accuracy": 1.0
+            if ok and await answer_match(self.c.graph, self.ns, trace.rows, gold_q, self._gold_rows, self._display)
+            else 0.0,
+            "answer_first_column": 1.0 if ok and answers_equal(trace.rows, gold, self._display) else 0.0,
         }
 
     async def _relaxed(self, rows: list[dict[str, Any]], gold_q: str) -> bool:
         return await relaxed_match(self.c.graph, self.ns, rows, gold_q, self._gold_rows)
 
 
+async def _pool(graph: Any, ns: str, gold_q: str, known: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The gold query's rows without its final LIMIT (None where it has none), read once into ``known``."""
+    pool_q = R.without_final_limit(gold_q)
+    if pool_q is None:
+        return None
+    if pool_q not in known:
+        known[pool_q] = await R.read_pool(graph, ns, pool_q) or []
+    pool: list[dict[str, Any]] = known[pool_q] or []
+    return pool
+
+
+async def answer_match(
+    graph: Any, ns: str, rows: list[dict[str, Any]], gold_q: str, known: dict[str, Any], display: Display
+) -> bool:
+    """Answer accuracy (``app.eval.answers``): the gold values appear in the rows. ``known`` as for
+    :func:`relaxed_match`."""
+    gold = known.get(gold_q)
+    if not gold:
+        return False
+    return answer_found(rows, gold, await _pool(graph, ns, gold_q, known), display)
+
+
 async def relaxed_match(graph: Any, ns: str, rows: list[dict[str, Any]], gold_q: str, known: dict[str, Any]) -> bool:
     """The rows are right where the gold query's final LIMIT picks among equals (``app.eval.relaxed``). ``known``:
     rows read so far per query (the gold query's among them), where the pool's are kept too."""
-    pool_q = R.without_final_limit(gold_q)
     gold = known.get(gold_q)
-    if pool_q is None or not gold:
+    pool = await _pool(graph, ns, gold_q, known) if gold else None
+    if pool is None or not gold:
         return False
-    if pool_q not in known:
-        known[pool_q] = await R.read_pool(graph, ns, pool_q) or []
     return R.relaxed_equal(
         R.value_lists(rows),
         R.value_lists(gold),
-        R.value_lists(known[pool_q] or []),
+        R.value_lists(pool),
         ordered=R.is_ordered(gold_q),
         key=R.sort_key(gold_q, list(gold[0])),
     )

@@ -150,12 +150,14 @@ async def test_a_gold_query_that_finds_nothing_here_is_not_scored() -> None:
         "execution_accuracy": 1.0,
         "execution_accuracy_relaxed": 1.0,
         "answer_accuracy": 1.0,
+        "answer_first_column": 1.0,
     }
     # a gold LIMIT without ORDER BY picks one of equals: another row of the un-limited result is right too
     other = CypherTrace(query="MATCH (m) RETURN m.title LIMIT 1", rows=[{"name": "Y"}])
     Graph.read = _two_titles  # type: ignore[method-assign]
     scored = await ev._score_cypher(other, q("MATCH (m:Film) RETURN m.title LIMIT 1"))
     assert scored["execution_accuracy"] == 0.0 and scored["execution_accuracy_relaxed"] == 1.0
+    assert scored["answer_accuracy"] == 1.0 and scored["answer_first_column"] == 0.0  # Y is one of the pool's
 
 
 async def _two_titles(self: Any, ns: str, query: str, params: Any = None, **kw: Any) -> list[dict[str, Any]]:
