@@ -101,6 +101,7 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
         lits.heads = [after, *(h for h in lits.heads if h != after)]
         head = after
     lits.kind_head = head
+    lits.plural_kind = head is not None and head == lits.heads[0] and is_plural_label_noun(head, lits, profiles)
     lits.nameless = profiles.nameless()
     lits.labels = list(profiles.labels)
 
@@ -160,6 +161,17 @@ def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
         for n in ("".join(said), *said[-1:])
         for a, b in lits.lex.plurals
     )
+
+
+def is_plural_label_noun(word: str, lits: QuestionLiterals, profiles: Profiles) -> bool:
+    """Whether ``word`` is a label's noun in the plural ("users" for ``User``, "people" for ``Person``), not the
+    label's own word ("status", "address")."""
+    w = word.lower()
+    for label in profiles.labels:
+        said = identifier_words(label).split()
+        if is_label_noun(w, label, lits) and w not in ("".join(said), *said[-1:]):
+            return True
+    return False
 
 
 COUNTED_WORDS = 2

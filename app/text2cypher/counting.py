@@ -18,7 +18,7 @@ from app.text2cypher.words import own_key, term_words
 
 
 def by_count(
-    path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int], chain: bool = False
+    path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], chain: bool = False
 ) -> list[Shape]:
     """The targets ``x{t}`` of a label-anchored pattern by how many of the other end each is linked to: more than
     (at least) k, listed (another of the question's small numbers as the limit) or, when the question asks how many,
@@ -91,7 +91,7 @@ def both_ways(schema: GraphSchema, profiles: Profiles) -> list[tuple[str, Hop]]:
 
 
 def staged_by_count(
-    schema: GraphSchema, profiles: Profiles, path: CandidateQuery, t: int, lits: QuestionLiterals, ks: list[int]
+    schema: GraphSchema, profiles: Profiles, path: CandidateQuery, t: int, lits: QuestionLiterals, ks: list[int | None]
 ) -> list[Shape]:
     """The targets linked to the k nodes of the pattern's other end with the most (fewest) of a kind the question
     names, where its number counts that other end (``asks.counts_kind``): "the tags of the 3 questions with the most
@@ -125,7 +125,7 @@ def staged_by_count(
         out += [
             Shape(p, target, "group", fn=d, other=counted, prop_var=ranked, limit=k, staged=True)
             for k in ks
-            if counts_kind(lits, k, kind)
+            if k is not None and counts_kind(lits, k, kind)
             for d in ("DESC", "ASC")
         ]
     return out

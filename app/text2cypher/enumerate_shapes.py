@@ -311,7 +311,7 @@ class ShapeEnumerator:
 
 
 def _staged_chain(
-    path: CandidateQuery, profiles: Profiles, lits: QuestionLiterals, ks: list[int], timed: bool
+    path: CandidateQuery, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], timed: bool
 ) -> list[Shape]:
     """The ends of a chain linked to the k nodes of its other end with the greatest or least property, where the
     question's number counts that other end ("the users who answered the 3 most viewed questions")."""
@@ -321,7 +321,7 @@ def _staged_chain(
         for p in profiles.ordered(path, 4 - t)
         for d in ("DESC", "ASC")
         for k in ks
-        if counts_kind(lits, k, path.node_kind(4 - t)[0])
+        if k is not None and counts_kind(lits, k, path.node_kind(4 - t)[0])
     ]
 
 

@@ -16,7 +16,7 @@ from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import Profiles, Property
 
 
-def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], timed: bool) -> list[Shape]:
+def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | None], timed: bool) -> list[Shape]:
     """How many of node ``x{t}`` there are, aggregates of its numeric properties (and of its last relationship's),
     the top ``k`` by each. ``timed``: the question has a time superlative, and orderings and aggregates of a year are
     read as points in time (``Shape.temporal``)."""
@@ -82,7 +82,13 @@ def schema_counts(schema: GraphSchema, profiles: Profiles, anchor: Anchor, lex: 
 
 
 def commons(
-    path: CandidateQuery, t: int, profiles: Profiles, ks: list[int], order: str | None, *, frequency: bool = False
+    path: CandidateQuery,
+    t: int,
+    profiles: Profiles,
+    ks: list[int | None],
+    order: str | None,
+    *,
+    frequency: bool = False,
 ) -> list[Shape]:
     """The most and least frequent values of ``attributes``' properties, all of them in that order ("the most common
     roles in X") or the first ``k`` ("the 3 most common taglines", "the most common tagline"); a list property's
@@ -90,7 +96,7 @@ def commons(
     properties whose values repeat (``Property.repeats``): where each node has its own, each value occurs once, and
     that is an answer only where the question asks how often (``frequency``: "the 3 most common taglines"); never of
     an id (``Property.reference``)."""
-    limits: list[int | None] = [None, *ks]
+    limits: list[int | None] = list(dict.fromkeys([None, *ks]))
     directions = [order] if order is not None else ["DESC", "ASC"]
     return [
         replace(a, kind="common", fn=d, limit=k)

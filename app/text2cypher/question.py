@@ -184,6 +184,10 @@ class QuestionLiterals:
     kind_head: str | None = None
     """The first head word that names a label of the graph ("questions" in "which questions have been commented on
     by ..."): a pattern without a node of that kind answers something else (``asked_kind``, ``answer_kind``)."""
+    plural_kind: bool = False
+    """Whether the first head word is ``kind_head`` in the plural ("which users have asked the most questions"): a
+    greatest or least that states no number asks for all of them in that order, not the one first
+    (``answer_counts``)."""
     nameless: list[str] = field(default_factory=list)
     """The graph's labels whose display values are numbers (``Profiles.nameless``): no "who" asks for them
     (``asked_kind``)."""
@@ -382,9 +386,11 @@ BOUNDS = (">", "<", ">=", "<=")
 """The comparisons that bound a value (not ``=``): a number stated with one is no count of answers."""
 
 
-def answer_counts(lits: QuestionLiterals) -> list[int]:
+def answer_counts(lits: QuestionLiterals) -> list[int | None]:
     """How many answers a ranking or a greatest / least may take: the question's small numbers (``lits.limits``)
     but those it compares with ("a rating above 90", "at least 3 movies"), unless one also counts answers ("the top
-    3 ... at least 3"); one where none is left ("who has reviewed the most movies with a rating above 90": not the
-    top 90)."""
-    return [k for k in lits.limits if k not in lits.ops or k in lits.counts] or [1]
+    3 ... at least 3"); where none is left, one ("who has reviewed the most movies with a rating above 90": not the
+    top 90), or all of them in order where it asks for its kind in the plural (``plural_kind``: "which users have
+    asked the most questions")."""
+    stated: list[int | None] = [k for k in lits.limits if k not in lits.ops or k in lits.counts]
+    return stated or [None if lits.plural_kind else 1]

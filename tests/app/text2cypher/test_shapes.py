@@ -1079,6 +1079,26 @@ def test_a_ranking_takes_no_number_the_question_compares_with() -> None:
     assert answer_counts(question_literals("Name 3 books with exactly 3 tags.")) == [3]
 
 
+def test_a_greatest_asked_of_a_kind_in_the_plural_ranks_them_all() -> None:
+    """ "Which authors wrote the most books?" asks for the authors in that order, all of them; "which author" for
+    the one first; a stated number for that many. A label's own word ending in "s" is no plural."""
+    from app.text2cypher.asks import asked_kind
+    from app.text2cypher.question import answer_counts
+
+    profiles = Profiles({k: LabelProfile(k, "name", []) for k in ("Author", "Book", "Person", "Status")})
+    asked = {
+        "Which authors wrote the most books?": [None],
+        "Which author wrote the most books?": [1],
+        "Which 2 authors wrote the most books?": [2],
+        "Which status has the most books?": [1],
+        "What is the highest number of books an author wrote?": [1],
+    }
+    for question, ks in asked.items():
+        lits = question_literals(question)
+        asked_kind(lits, profiles)
+        assert answer_counts(lits) == ks, question
+
+
 def test_tuning_states_values_and_list_sizes() -> None:
     """Tuning phrases a property's values, its most common values and a condition on a list's size in words."""
     import random
