@@ -28,6 +28,9 @@ from app.observability import RESTARTS
 
 log = logging.getLogger(__name__)
 
+PING_TIMEOUT_S = 2.0
+"""How long one readiness ping of the embedded server may take (its client's retries included)."""
+
 
 class DataDirLock:
     """Exclusive advisory lock on ``<data_dir>/.lock`` (released when the process exits, even on a crash)."""
@@ -143,17 +146,22 @@ class EmbeddedFalkorServer:
                     f"embedded server exited with code {self._proc.returncode}; see {self.dir}/server.log",
                 )
             if os.path.exists(self.socket_path):  # noqa: ASYNC240 - a stat of a local socket file
-                client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=2)
-                try:
-                    if await client.ping():
+                client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=PING_TIMEOUT_S)
+                try:  # bounded as a whole: the client's own retries made one ping of a hung server take 16 s
+                    wait = max(0.1, min(PING_TIMEOUT_S, deadline - time.monotonic()))
+                    if await asyncio.wait_for(client.ping(), wait):
                         break
                 except Exception:
                     pass
                 finally:
                     await client.aclose()
             if time.monotonic() > deadline:
-                await self.stop()
-                raise DependencyError("falkordb", f"embedded server not ready in {self.startup_timeout_s:.0f}s")
+                # a server that never answered has written nothing to save (one hung while loading its RDB: then a
+                # SAVE, its retries and a SIGTERM took minutes); a second start begins from the same file
+                await self.kill()
+                raise DependencyError(
+                    "falkordb", f"embedded server not ready in {self.startup_timeout_s:.0f}s; see {self.dir}/server.log"
+                )
             await asyncio.sleep(0.05)
         log.info("embedded FalkorDB server started (pid %s, data %s)", self._proc.pid, self.dir)
 
@@ -190,17 +198,20 @@ class EmbeddedFalkorServer:
         import redis.asyncio as aioredis
 
         client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=timeout_s)
-        deadline = time.monotonic() + timeout_s
-        try:
+
+        async def save_once() -> None:
             while True:
                 try:
                     await client.execute_command("SAVE")
                     return
                 except aioredis.ResponseError as exc:
                     # a periodic background save is running: it may predate our writes, so wait and save again
-                    if "in progress" not in str(exc).lower() or time.monotonic() > deadline:
+                    if "in progress" not in str(exc).lower():
                         raise
                 await asyncio.sleep(0.05)
+
+        try:  # within timeout_s in all (the client's retries of a server that does not answer included)
+            await asyncio.wait_for(save_once(), timeout_s)
         except Exception as exc:
             raise DependencyError("falkordb", f"could not save the graph to disk: {type(exc).__name__}: {exc}") from exc
         finally:

@@ -297,3 +297,51 @@ async def test_a_query_that_needs_more_memory_than_allowed_fails_alone(tmp_path:
         assert g.server.pid == pid and await g.read("f", "RETURN 1 AS one") == [{"one": 1}]
     finally:
         await g.close()
+
+
+HUNG_SERVER = (
+    "import socket, sys, time\n"
+    "s = socket.socket(socket.AF_UNIX)\n"
+    "s.bind(sys.argv[1])\n"
+    "s.listen(8)\n"  # never accepts, never answers: a server hung while loading its RDB
+    "time.sleep(600)\n"
+)
+
+
+async def test_a_server_that_never_answers_fails_the_start_in_its_time_and_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FalkorDB once hung while loading its RDB (its main thread waiting forever): the start must give up within
+    ``startup_timeout_s`` (a ping's own client retries took 16 s each) and kill that server rather than ask it to
+    SAVE first (a SAVE's retries and a SIGTERM took minutes more); a SAVE of a server that does not answer gives up
+    within its own timeout."""
+    from app.stores.embedded import EmbeddedFalkorServer
+
+    server = EmbeddedFalkorServer(tmp_path, startup_timeout_s=1.0)
+    spawned: list[subprocess.Popen[bytes]] = []
+
+    def hung(self: EmbeddedFalkorServer, args: list[str]) -> subprocess.Popen[bytes]:
+        spawned.append(subprocess.Popen([sys.executable, "-c", HUNG_SERVER, self.socket_path]))
+        return spawned[-1]
+
+    monkeypatch.setattr(EmbeddedFalkorServer, "_spawn", hung)
+    t0 = time.monotonic()
+    with pytest.raises(DependencyError, match="not ready"):
+        await asyncio.wait_for(server.start(), 60)
+    assert time.monotonic() - t0 < 10  # 1 s and a last ping; it was minutes
+    assert spawned and spawned[0].poll() is not None  # killed, not left behind
+    server._sock_dir = str(tmp_path / "sock")
+    os.mkdir(server._sock_dir)
+    other = subprocess.Popen([sys.executable, "-c", HUNG_SERVER, server.socket_path])  # noqa: ASYNC220 - a test fake
+    try:
+        for _ in range(100):
+            if os.path.exists(server.socket_path):  # noqa: ASYNC240 - a stat of a local socket file
+                break
+            await asyncio.sleep(0.05)
+        t0 = time.monotonic()
+        with pytest.raises(DependencyError, match="could not save"):
+            await asyncio.wait_for(server.save(0.5), 60)
+        assert time.monotonic() - t0 < 5
+    finally:
+        other.kill()
+        other.wait()
