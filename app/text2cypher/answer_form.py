@@ -52,7 +52,8 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
     beside each answer ("which movies have a tagline containing 'freedom'": each title and its tagline). An
     ordering by what the answers are linked to names it beside them where the question names it ("who directed the
     oldest movie": each director, the movie and its year); a list whose display values the question asks for beside
-    other properties by their words gives those too ("the names and IPs of all switches"). The answers linked to the
+    other properties by their words gives those too ("the names and IPs of all switches"; a path's answers as well:
+    "the names and IPs of the interfaces connected to network '10.2'"). The answers linked to the
     k nodes a ranking picks first (``Shape.staged``) are their names, or each of the k with what ranked it and its
     answers where the question opens with a phrase that sets the scene ("For the top 3 questions by views, list the
     users who asked them": ``lits.fronted``) or asks for both ("the top 5 questions with the most comments and their
@@ -72,6 +73,11 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
         beside = tuple(x for x in asked_beside(c, lits, profiles) if x[1] not in pinned) if profiles else ()
         if beside and (lits.asks_names or display_asked(c, lits)):  # "the names and IPs of all switches": both
             return replace(c, shown=beside, form="names")
+    if isinstance(c, CandidateQuery) and c.end is None and c.hops and profiles is not None:
+        listed = Shape(c, c.return_index, "list")  # a path's answers as a list, to show more of each
+        beside = asked_beside(listed, lits, profiles)
+        if beside and (lits.asks_names or display_asked(c, lits)):  # "the names and IPs of the interfaces linked
+            return replace(listed, shown=beside, form="names")  # to network '10.2'": both
     o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
     if isinstance(c, Shape) and o is not None and not lits.asks_names and lits.match.kind_named(c, o, lits.words):
         return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year

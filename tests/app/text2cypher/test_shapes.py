@@ -2051,6 +2051,14 @@ def test_a_list_gives_the_properties_asked_beside_its_display_values() -> None:
     assert isinstance(plain, Shape) and plain.shown == ()
     pinned = answer_form(switches, question_literals("What are the IPs of all switches in zone 4 of DC1?"), profiles)
     assert isinstance(pinned, Shape) and pinned.shown == ()  # "zone 4 of": a value stated, not a property asked
+    # a path's answers too: "the names and IPs of the switches in rack R1"
+    profiles = Profiles(labels=profiles.labels | {"Rack": LabelProfile("Rack", "name", [])})
+    held = CandidateQuery(Anchor("R1", "Rack", "name"), (Hop("HOLDS", "out", "Switch", "ip"),))
+    both = answer_form(held, question_literals("What are the names and IPs of the switches in rack 'R1'?"), profiles)
+    assert both.text == (
+        'MATCH (x1:Rack {name: "R1"})-[:HOLDS]->(x2:Switch) RETURN DISTINCT x2.ip AS name, x2.name AS name_value'
+    )
+    assert answer_form(held, question_literals("What are the IPs of the switches in rack 'R1'?"), profiles) == held
 
 
 def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
