@@ -27,6 +27,12 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
     ``counted`` feature). Sets ``lits.time_order`` and ``lits.time_noun`` (or ``lits.top_doer``, or
     ``lits.dated``) when the question has no time superlative of its own."""
     if lits.time_order is not None:
+        # "the 3 most recent comments", where comments have no time of their own: the numbers that number them
+        # (``LabelProfile.sequence``) stand for it, as for "the first 3" (``earliest``)
+        if lits.time_noun is not None and own_year(profiles, lits.time_noun, lits.match) is None:
+            numbered = earliest(profiles, lits.time_noun, lits.match)
+            if numbered is not None:
+                lits.dated, lits.by_number = (*numbered[:2], lits.time_order), True
         return
     # a word a condition takes ("released after 2000") or whose value a number is ("listening on port 80") names no
     # measure to rank by

@@ -296,13 +296,19 @@ def answer_kind(f: Facts) -> int:
 def time_order(f: Facts) -> int:
     """1 for a shape that orders by a year in the direction the question's time superlative asks ("the youngest" is
     the latest birth year first), by the year of the node the superlative qualifies ("the oldest actors" by their own
-    birth year, "the director of the oldest movie" by the movie's). Not the year's ``max`` / ``min``: "which is the
-    oldest book" asks for the book, not its year."""
+    birth year, "the director of the oldest movie" by the movie's), or a list of a kind with no time of its own
+    that is taken in the order of its numbers (``numbered``: "the 3 most recent comments"); -1 for an ordering by
+    another node's year there (not the comments on the latest questions). Not the year's ``max`` / ``min``: "which is
+    the oldest book" asks for the book, not its year."""
     c, lits = f.candidate, f.lits
+    if isinstance(c, Shape) and numbered(c, lits):  # "the 3 most recent comments": by their numbers
+        return 1
     if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
         return 0
     if c.prop_on is None:  # "the oldest movie": the movie's year, not its director's
-        noun = [lits.time_noun] if lits.time_noun else []
+        if lits.by_number and lits.dated is not None and c.temporal:  # "the 3 most recent comments" by their
+            return -1 if c.path.node_kind(c.prop_var or c.target)[0] != lits.dated[0] else 0  # numbers, not by a
+        noun = [lits.time_noun] if lits.time_noun else []  # question's year
         named = [v for v in range(1, len(c.hops) + 2) if lits.match.kind_named(c, v, noun)] or [c.target]
         if (c.prop_var or c.target) not in named:
             return 0
@@ -348,7 +354,26 @@ def unordered_superlative(f: Facts) -> int:
     """1 for a list in no order, or its first k, where a superlative asks for the greatest or least ("who directed
     the most movies after 2000": not a list of the directors)."""
     c = f.candidate
-    return int(isinstance(c, Shape) and c.kind == "list" and c.having is None and f.lits.superlative)
+    return int(
+        isinstance(c, Shape)
+        and c.kind == "list"
+        and c.having is None
+        and f.lits.superlative
+        and not numbered(c, f.lits)
+    )
+
+
+def numbered(c: Shape, lits: QuestionLiterals) -> bool:
+    """A list of the k of a kind that a time superlative asks for where that kind has no time of its own: taken in
+    the order of the numbers that number its nodes (``lits.dated``, ``answer_form``: "the 3 most recent comments")."""
+    dated = lits.dated
+    return (
+        dated is not None
+        and lits.by_number
+        and c.kind == "list"
+        and c.limit is not None
+        and c.path.node_kind(c.target)[0] == dated[0]
+    )
 
 
 @feature("label_anchored", AGAINST)

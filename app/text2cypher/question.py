@@ -172,8 +172,12 @@ class QuestionLiterals:
     """``(label, key, "DESC")``: "the top k" (where the question names no measure) of a kind with one year of its own
     that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released);
     ``(label, key, "ASC")``: "the first k" of a kind, the earliest by that year or by the numbers of its nodes
-    (``earliest``). A list of that kind's k, in no order, takes them in that order once chosen (``first_k``,
-    ``answer_form``)."""
+    (``earliest``); ``(label, key, direction)``: a time superlative's ("the 3 most recent comments") where its kind
+    has no year of its own, by the numbers of its nodes. A list of that kind's k, in no order, takes them in that
+    order once chosen (``first_k``, ``answer_form``)."""
+    by_number: bool = False
+    """``dated`` is a time superlative's, by the numbers of a kind with no year of its own ("the 3 most recent
+    comments"): a ranking by another node's year answers something else (the ``time_order`` feature)."""
     aggregated: set[str] = field(default_factory=set)
     """The aggregates the question asks for: ``avg`` ("the average rating"), ``sum`` ("the total CPU"), ``max`` and
     ``min`` where it has a superlative ("the highest rating", "the earliest start time")."""

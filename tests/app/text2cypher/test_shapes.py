@@ -951,6 +951,37 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
         assert (lits.time_order, lits.top_doer) == (None, None), question
 
 
+def test_the_most_recent_k_of_a_kind_with_no_time_of_its_own_come_by_its_numbers() -> None:
+    """ "The 2 most recent readers", where readers have no year of their own but whole numbers that number them:
+    a list of 2 readers, taken in the order of those numbers, the highest first; a kind with a year of its own keeps
+    its year's ordering."""
+    from app.text2cypher.answer_form import answer_form
+    from app.text2cypher.asks import first_k
+    from app.text2cypher.profiles import LabelProfile, Profiles
+
+    published = Property("Book", "published", "number", 1982.0, 2016.0, (1982, 1995, 2004))
+    profiles = Profiles(
+        {"Book": LabelProfile("Book", "title", [published]), "Reader": LabelProfile("Reader", "name", [], "uid")}
+    )
+    lits = question_literals("List the 2 most recent readers.")
+    first_k(lits, profiles)
+    assert lits.dated == ("Reader", "uid", "DESC")
+    readers = Shape(CandidateQuery(Anchor(None, "Reader", "name"), ()), 1, "list", limit=2)
+    assert (feature("time_order", readers, lits), feature("unordered_superlative", readers, lits)) == (1, 0)
+    assert (
+        answer_form(readers, lits).text
+        == "MATCH (x1:Reader) WHERE x1.uid IS NOT NULL RETURN DISTINCT x1 ORDER BY x1.uid DESC LIMIT 2"
+    )
+    read = CandidateQuery(Anchor(None, "Reader", "name"), (Hop("READ", "out", "Book", "title"),))
+    by_books = Shape(read, 1, "top", prop="published", fn="DESC", limit=2, prop_var=2, temporal=True)
+    assert feature("time_order", by_books, lits) == -1  # not the readers of the latest books
+    lits = question_literals("List the 2 most recent books.")
+    first_k(lits, profiles)
+    assert lits.dated is None and not lits.by_number
+    books = Shape(CandidateQuery(Anchor(None, "Book", "title"), ()), 1, "list", limit=2)
+    assert (feature("time_order", books, lits), feature("unordered_superlative", books, lits)) == (0, 1)
+
+
 def test_the_top_k_of_a_dated_kind_come_in_its_order() -> None:
     """ "The top k" of a kind with a year of its own, where nothing says by what, are the latest k once a list of
     them is chosen; "the first k" the earliest k; not a kind dated by its birth, nor a list without a limit."""
