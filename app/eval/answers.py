@@ -59,7 +59,9 @@ def close(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _node_shown(node: Mapping[str, Any], display: Display) -> Any:
+def node_display(node: Mapping[str, Any], display: Display = DEFAULT_DISPLAY) -> Any:
+    """A node's display value (``display``: the namespace's schema profile, ``runner.display_of``): its label's
+    display property, else the first of the profile's display properties it has; None where it has none."""
     props = node.get("properties") or {}
     by_label = dict(display.by_label)
     for key in [by_label[lab] for lab in node.get("labels") or [] if lab in by_label] + list(display.keys):
@@ -80,7 +82,7 @@ def atoms(rows: Sequence[Mapping[str, Any]], display: Display = DEFAULT_DISPLAY)
                 for x in v:
                     walk(x)
             elif isinstance(v, Mapping) and isinstance(v.get("properties"), Mapping) and "labels" in v:
-                found.append(Atom(plain(v), _node_shown(v, display)))
+                found.append(Atom(plain(v), node_display(v, display)))
             elif v is not None:
                 found.append(Atom(plain(v)))
 

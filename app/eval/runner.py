@@ -25,7 +25,7 @@ from app.cypher.candidates import DEFAULT_DISPLAY, Display
 from app.errors import AppError
 from app.eval import metrics as M
 from app.eval import relaxed as R
-from app.eval.answers import answer_found
+from app.eval.answers import answer_found, node_display
 from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
 from app.eval.nli import NLIGrader
 from app.retrievers.registry import available_modes
@@ -68,17 +68,6 @@ def _row_key(row: dict[str, Any]) -> tuple[str, ...]:
 def results_equal(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
     """Execution accuracy: the two results are equal as multisets of rows (column names and order ignored)."""
     return Counter(map(_row_key, a)) == Counter(map(_row_key, b))
-
-
-def node_display(node: dict[str, Any], display: Display = DEFAULT_DISPLAY) -> Any:
-    """A node's display value (``display``: the namespace's schema profile, ``display_of``): its label's display
-    property, else the first of the profile's display properties it has; None where it has none."""
-    props = node.get("properties") or {}
-    by_label = dict(display.by_label)
-    for key in [by_label[lab] for lab in node.get("labels") or [] if lab in by_label] + list(display.keys):
-        if props.get(key) is not None:
-            return props[key]
-    return None
 
 
 def _answer_values(rows: list[dict[str, Any]], display: Display) -> set[str]:
