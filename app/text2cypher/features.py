@@ -306,9 +306,10 @@ def time_order(f: Facts) -> int:
     if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
         return 0
     if c.prop_on is None:  # "the oldest movie": the movie's year, not its director's
-        if lits.by_number and lits.dated is not None and c.temporal:  # "the 3 most recent comments" by their
-            return -1 if c.path.node_kind(c.prop_var or c.target)[0] != lits.dated[0] else 0  # numbers, not by a
-        noun = [lits.time_noun] if lits.time_noun else []  # question's year
+        # "the 3 most recent comments" by their numbers, not by the year of the question they are on
+        if lits.by_number and lits.dated is not None and c.temporal:
+            return -1 if c.path.node_kind(c.prop_var or c.target)[0] != lits.dated[0] else 0
+        noun = [lits.time_noun] if lits.time_noun else []
         named = [v for v in range(1, len(c.hops) + 2) if lits.match.kind_named(c, v, noun)] or [c.target]
         if (c.prop_var or c.target) not in named:
             return 0
