@@ -75,21 +75,21 @@ def atoms(rows: Sequence[Mapping[str, Any]], display: Display = DEFAULT_DISPLAY)
     out: list[list[Atom]] = []
     for row in rows:
         found: list[Atom] = []
-
-        def walk(v: Any, found: list[Atom] = found) -> None:
-            v = plain_value(v)
-            if isinstance(v, list | tuple):
-                for x in v:
-                    walk(x)
-            elif isinstance(v, Mapping) and isinstance(v.get("properties"), Mapping) and "labels" in v:
-                found.append(Atom(plain(v), node_display(v, display)))
-            elif v is not None:
-                found.append(Atom(plain(v)))
-
         for v in row.values():
-            walk(v)
+            _walk(v, display, found)
         out.append(found)
     return out
+
+
+def _walk(v: Any, display: Display, found: list[Atom]) -> None:
+    v = plain_value(v)
+    if isinstance(v, list | tuple):
+        for x in v:
+            _walk(x, display, found)
+    elif isinstance(v, Mapping) and isinstance(v.get("properties"), Mapping) and "labels" in v:
+        found.append(Atom(plain(v), node_display(v, display)))
+    elif v is not None:
+        found.append(Atom(plain(v)))
 
 
 def _found(g: Atom, among: list[Atom]) -> bool:

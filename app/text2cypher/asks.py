@@ -30,9 +30,9 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
         # "the 3 most recent comments", where comments have no time of their own: the numbers that number them
         # (``LabelProfile.sequence``) stand for it, as for "the first 3" (``earliest``)
         if lits.time_noun is not None and own_year(profiles, lits.time_noun, lits.match) is None:
-            numbered = earliest(profiles, lits.time_noun, lits.match)
+            numbered = numbering(profiles, lits.time_noun, lits.match)
             if numbered is not None:
-                lits.dated, lits.by_number = (*numbered[:2], lits.time_order), True
+                lits.dated, lits.by_number = (*numbered, lits.time_order), True
         return
     # a word a condition takes ("released after 2000") or whose value a number is ("listening on port 80") names no
     # measure to rank by
@@ -126,12 +126,16 @@ def earliest(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str, s
     """``(label, key, "ASC")``: the order "the first k" of the kind ``noun`` names are taken in, where the question
     says none: its one year of its own (``own_year``), else the whole numbers that number its nodes
     (``LabelProfile.sequence``: "the first 3 users" by their id); None where neither is known."""
-    year = own_year(profiles, noun, match)
-    if year is not None:
-        return (*year, "ASC")
+    year = own_year(profiles, noun, match) or numbering(profiles, noun, match)
+    return (*year, "ASC") if year is not None else None
+
+
+def numbering(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] | None:
+    """``(label, key)``: the whole numbers that number the nodes of the one kind ``noun`` names
+    (``LabelProfile.sequence``); None where no such kind, or several, has them."""
     numbered = [(prof.label, prof.sequence) for prof in profiles.labels.values() if prof.sequence]
     named = [pair for pair in numbered if match.named(pair[0], [noun])]
-    return (*named[0], "ASC") if len(named) == 1 else None
+    return named[0] if len(named) == 1 else None
 
 
 def own_year(profiles: Profiles, noun: str, match: Matcher) -> tuple[str, str] | None:
@@ -158,26 +162,25 @@ def _next_word(text: str, word: str) -> str | None:
 def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     """Whether ``word`` is label ``label``'s noun, one or more ("versions" for ``Version``, "datacenter" for
     ``DataCenter``), not a word that only shares its stem."""
-    said = identifier_words(label).split()
     w = word.lower()
-    if any(lits.lex.irregular_plurals.get(n) == w for n in ("".join(said), *said[-1:])):
+    nouns = label_nouns(label)
+    if any(lits.lex.irregular_plurals.get(n) == w for n in nouns):
         return True
-    return any(
-        w == n or (n.endswith(a) and w == n[: len(n) - len(a)] + b)
-        for n in ("".join(said), *said[-1:])
-        for a, b in lits.lex.plurals
-    )
+    return any(w == n or (n.endswith(a) and w == n[: len(n) - len(a)] + b) for n in nouns for a, b in lits.lex.plurals)
+
+
+def label_nouns(label: str) -> tuple[str, ...]:
+    """A label's noun in the singular: its words run together, and its last word ("datacenter", "center" for
+    ``DataCenter``)."""
+    said = identifier_words(label).split()
+    return ("".join(said), *said[-1:])
 
 
 def is_plural_label_noun(word: str, lits: QuestionLiterals, profiles: Profiles) -> bool:
     """Whether ``word`` is a label's noun in the plural ("users" for ``User``, "people" for ``Person``), not the
     label's own word ("status", "address")."""
     w = word.lower()
-    for label in profiles.labels:
-        said = identifier_words(label).split()
-        if is_label_noun(w, label, lits) and w not in ("".join(said), *said[-1:]):
-            return True
-    return False
+    return any(is_label_noun(w, label, lits) and w not in label_nouns(label) for label in profiles.labels)
 
 
 COUNTED_WORDS = 2
