@@ -133,9 +133,10 @@ def constants_used(f: Facts) -> int:
         and c.having[1] not in once
         and (c.having[1] not in lits.counts or c.having[1] in lits.ops)
     )
-    # nor is a number the question states as a threshold ("who produced at least three movies") a limit, unless it
-    # also counts answers ("the top 3 ... at least 3")
-    compares = c.limit is not None and lits.ops.get(c.limit) in BOUNDS
+    # nor is a number the question states as a threshold ("who produced at least three movies") or as the value of
+    # what the word before it names ("services that listen on port 80") a limit, unless it also counts answers ("the
+    # top 3 ... at least 3")
+    compares = c.limit is not None and (lits.ops.get(c.limit) in BOUNDS or c.limit in lits.value_words)
     threshold = compares and c.limit not in lits.counts
     limit = c.limit is not None and c.limit in lits.limits and c.limit not in once and not threshold
     compared = compares and c.limit in once
@@ -244,7 +245,9 @@ def answer_kind(f: Facts) -> int:
     property or a node of their pattern names the property ("what are the roles of actors in X": the roles), not
     where that word names the property's node as well ("the racks in X" and a rack's ``rack``), and -1 when a
     "which" question's word names only the node holding the property ("which professors have the rank X": the
-    professors, not their ranks; unless each is paired with its node's name). A "which" question asks for things:
+    professors, not their ranks; unless each is paired with its node's name), and -1 where the question's kind word
+    names no node of their pattern ("which type of machines are in rack X": no value of the rack's own). A "which"
+    question asks for things:
     -1 for one aggregate value. A "who" question's verb says which end of the relationship it names is asked for
     ("who reviewed ..."); without a verb or a head word naming a node, a "who" asks for the end of a one-relationship
     pattern that does what the relationship says ("who has the highest average review rating": the reviewers). Where
@@ -267,6 +270,8 @@ def answer_kind(f: Facts) -> int:
                 # "which professors have the rank Associate": the professors, not their ranks (paired, both);
                 # not "list the authors' birth years"
                 return -1 if lits.asks_which and owner and m.named(owner, [head]) and not c.paired else 0
+            if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own
+                return -1
         return 0
     if c.kind == "agg" and lits.asks_which:  # "which tracks did X play the most times": tracks, not a number
         return -1

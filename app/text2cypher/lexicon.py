@@ -255,7 +255,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
                 for op, phrases in comparisons.items()
             ),
             compared_after=((">=", patterns["or_more"]), ("<=", patterns["or_less"])),
-            conditioned=re.compile(r"\b([a-z]+)\s+(?:" + "|".join(comparisons.values()) + r")" + tail + r"\d", _CI),
+            conditioned=re.compile(r"\b([a-z]+)\s+(?:" + "|".join(comparisons.values()) + r")(" + tail + r")\d", _CI),
             first=re.compile(str(pat["first"]) + r"(?:\d+|" + "|".join(numbers) + r")\b", _CI),
             number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
             time=tuple(

@@ -109,7 +109,7 @@ class QuestionLiterals:
     orders: bool = False
     """Whether anything in the question asks for an order: a superlative, "top", or "order" / "sort" / "rank"."""
     conditioned: list[str] = field(default_factory=list)
-    """Words right before a comparison with a number ("born" in "born before 1980"): they name a condition."""
+    """Words before a comparison with a number and inside it ("born before 1980", "after timestamp N"): conditions."""
     compared_by: dict[float, str] = field(default_factory=dict)
     """Per number, the word right before its comparison ("pid" in "a PID less than 2000"): what the number is of."""
     limit_words: dict[int, list[str]] = field(default_factory=dict)
@@ -254,8 +254,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         m = dict(lex.time)[out.time_order].search(bare)
         assert m is not None
         out.time_noun = next((w for w in content_words(bare[m.end() :]) if w not in lex.degree), None)
-    for m in lex.conditioned.finditer(bare):
-        out.conditioned.append(m.group(1).lower())
+    for m in lex.conditioned.finditer(bare):  # "started after timestamp 1606165629748": "started" and "timestamp"
+        out.conditioned.extend([m.group(1).lower(), *content_words(m.group(2))])
         number = _NUMBER.match(bare, m.end() - 1)
         if number is not None:
             out.compared_by.setdefault(float(number.group(1)), m.group(1).lower())

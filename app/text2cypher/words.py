@@ -122,16 +122,18 @@ class Matcher:
     def _names(self, term_word: str, word: str) -> bool:
         """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
         or "writers"), or the word contains the schema word's first four letters (a compound: ``written`` in
-        "screenwriters", ``rating`` in "ratings"), unless it is a word of the question's frame ("list" names no
-        ``LISTENS``), or the word is an adjective comparing by that measure ("longest" names ``duration``: the
-        lexicon's ``measures``). A schema word of two letters is named by itself or its plural only ("IPs" names
-        ``ip``)."""
+        "screenwriters", ``rating`` in "ratings"), or the word is an adjective comparing by that measure ("longest"
+        names ``duration``: the lexicon's ``measures``). A schema word of two letters is named by itself or its plural
+        only ("IPs" names ``ip``). A word of the question's frame names a schema word only as itself or its plural
+        ("list" names no ``LISTENS``; "name" names ``name``)."""
         if len(term_word) < 3:  # too short for a stem: the word itself or its plural ("IPs")
             return word in (term_word, term_word + "s")
+        if word in self.lex.frame:  # "list" names no ``LISTENS``, "provide" no ``PROVIDED``; "name" names ``name``
+            return word in (term_word, term_word + "s") or term_word == word + "s"
         return (
             stem_match(term_word, word)
             or any(stem_match(term_word, m) for m in self.lex.measures.get(word, ()))
-            or (len(term_word) >= 4 and term_word[:4] in word and word not in self.lex.frame)
+            or (len(term_word) >= 4 and term_word[:4] in word)
             or self.same_verb(term_word, word)
         )
 

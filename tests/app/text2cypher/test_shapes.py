@@ -212,6 +212,9 @@ def test_answer_kind_favours_the_node_the_question_asks_for() -> None:
     assert answer_kind(books, lits) == 0  # "reviews" names no node of the pattern: no opinion
     lits.kind_head = "reviews"  # ``asked_kind``: "reviews" names the graph's label Review
     assert answer_kind(books, lits) == -1
+    # ... nor does a value of the anchor's own ("which reviews ...": not the birth year of Ann Rule)
+    ann = Shape(CandidateQuery(Anchor("Ann Rule", "Author"), ()), 1, "attr", prop="born")
+    assert answer_kind(ann, lits) == -1
     # nothing named: no opinion, but a "who" asks for the end that does what the relationship says (the authors)
     assert answer_kind(books, question_literals("Which are the top 3 youngest readers?")) == 0
     readers = question_literals("Who are the top 3 youngest readers?")
@@ -303,6 +306,12 @@ def test_a_number_stated_once_is_used_once() -> None:
     assert constants_used(replace(listed, limit=90), lits) < 1  # 90 is the rating's bound, not a limit too
     twice = question_literals("List 90 critics who reviewed books with a rating higher than 90.")
     assert constants_used(replace(listed, limit=90), twice) == 2
+    # nor is the value of what the word before a number names ("listen on port 80"): the services on port 80, not
+    # any 80 services
+    listens = CandidateQuery(Anchor(None, "Service", "name"), (Hop("LISTENS", "out", "Port", "port"),))
+    lits = question_literals("Which services listen on port 80?")
+    assert constants_used(Shape(listens, 1, "list", limit=80), lits) == 0
+    assert constants_used(Shape(listens, 1, "list", filters=(Filter(2, "port", "=", 80),)), lits) == 1
     # a threshold on how many ("at least three books", in words or digits) is no limit: the authors with at least 3
     # books, not any 3 authors
     for question in ("List the authors who wrote at least three books.", "List the authors with more than 3 books."):
@@ -497,6 +506,7 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     assert form(switches, "What are the IPs of the switches?") == "x1.ip AS name"
     assert form(switches, "List the switches.") == "DISTINCT x1"
     assert form(switches, "What are the IP addresses of the switches?") == "x1.ip AS name"  # a word between
+    assert form(switches, "What are the IP addresses for switches in zone 2?") == "x1.ip AS name"
     # ... and so does a path from a named node ("what is the IP of the switch linked to X")
     linked = CandidateQuery(Anchor("R1", "Router", "name"), (Hop("ROUTES", "out", "Switch", "ip"),))
     assert form(linked, "What is the IP of the switch routed by 'R1'?") == "x2.ip"
@@ -936,6 +946,12 @@ def test_the_first_k_of_something_whose_year_is_named_are_the_earliest() -> None
         lits = question_literals(question)
         first_k(lits, profiles)
         assert lits.dated == dated, question
+    # a word between a comparison and its number names the condition, not an order ("after timestamp ...")
+    started = Property("Visit", "startTime", "number", 1.6e12, 1.7e12, (1606165629748, 1654093511000))
+    profiles.labels["Visit"] = LabelProfile("Visit", "name", [started])
+    lits = question_literals("List the first 2 visits that started after timestamp 1606165629748.")
+    first_k(lits, profiles)
+    assert (lits.time_order, lits.dated) == (None, ("Visit", "startTime", "ASC"))
     # "the top k" where nothing says by what: a dated kind's latest, the doers of something by how much they did it
     pages = Property("Book", "pages", "number", 198.0, 412.0, (310, 224))
     profiles.labels["Book"].properties.append(pages)
@@ -1838,6 +1854,9 @@ def test_a_key_is_named_by_the_words_it_says_beyond_its_label() -> None:
     assert feature("schema_named", ids, question_literals(question), question) == 1
     m = question_literals("What are the IPs?").match
     assert m.names("ip", "ips") and m.names("ip", "ip") and not m.names("ip", "ipsum") and not m.names("os", "host")
+    # a word of the question's frame names a schema word only as itself: "List ..." names no ``LISTENS``,
+    # "Provide ..." no ``PROVIDED``
+    assert not m.names("listens", "list") and not m.names("provided", "provide") and m.names("name", "name")
 
 
 def test_a_list_pinned_to_the_name_the_question_states_echoes_it() -> None:
