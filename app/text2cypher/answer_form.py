@@ -136,9 +136,12 @@ def ranks_own(c: Shape, lits: QuestionLiterals) -> bool:
 def display_asked(c: CandidateQuery | Shape, lits: QuestionLiterals) -> bool:
     """Whether the question asks for the answers' display property by its own words, as "names" asks for names
     ("what are the IPs of the switches ...", "what is the IP of the interface linked to X": ``ip``; the lexicon's
-    ``value_asked``)."""
-    key = c.path.node_kind(c.target)[1] if isinstance(c, Shape) else c.node_kind(c.return_index)[1]
-    return bool(key) and lits.lex.value_asked(key).search(lits.said) is not None
+    ``value_asked``), or names them with their kind as one noun ("list all switch IPs": ``kind_value_asked``)."""
+    label, key = c.path.node_kind(c.target) if isinstance(c, Shape) else c.node_kind(c.return_index)
+    if not key:
+        return False
+    asked = lits.lex.value_asked(key).search(lits.said) is not None
+    return asked or (bool(label) and lits.lex.kind_value_asked(label, key).search(lits.said) is not None)
 
 
 def asked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> tuple[tuple[int, str, bool], ...]:

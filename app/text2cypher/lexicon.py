@@ -140,6 +140,8 @@ class Lexicon:
     """How ``tune`` phrases its training questions."""
     value_asked_frame: str
     """A pattern with ``{key}``: where a question asks for a property's values by its words."""
+    kind_value_frame: str = r"\b{kind}\s+{key}s?\b"
+    """A pattern with ``{kind}`` and ``{key}``: a kind's values named as one noun ("the network IPs")."""
 
     # derived patterns (``load``)
     compared: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -190,6 +192,12 @@ class Lexicon:
         key's words: "the IPs of ...", "and their IPs")."""
         return _value_asked(self.value_asked_frame, key)
 
+    def kind_value_asked(self, label: str, key: str) -> re.Pattern[str]:
+        """Where a question names the values of property ``key`` of label ``label``'s nodes as one noun
+        (``kind_value_asked``: "all network IPs"; a key whose words begin with the label's, as "product names" for
+        ``productName``, by its own words)."""
+        return _kind_value_asked(self.kind_value_frame, label, key)
+
 
 READING_OPS = (
     *(">", "<", "=", ">=", "<=", "CONTAINS", "STARTS WITH", "ENDS WITH", "IS NULL", "NOT"),
@@ -203,6 +211,20 @@ without a relationship is (``UNLINKED``, each way round)."""
 def _value_asked(frame: str, key: str) -> re.Pattern[str]:
     spoken = r"\s+".join(re.escape(w) for w in identifier_words(key).split())
     return re.compile(frame.replace("{key}", f"(?:{spoken})"), _CI)
+
+
+@functools.lru_cache(maxsize=1024)
+def _kind_value_asked(frame: str, label: str, key: str) -> re.Pattern[str]:
+    kind, said = identifier_words(label).lower().split(), identifier_words(key).lower().split()
+    if said[: len(kind)] == kind:  # ``productName`` of ``Product``: "product names"
+        said = said[len(kind) :]
+    elif said[:1] == kind[-1:]:  # ``centerCode`` of ``DataCenter``: "data center codes"
+        said = said[1:]
+    if not said:  # a rack's ``rack``: "racks" names the racks
+        return re.compile(r"(?!)")
+    for slot, words in (("{kind}", kind), ("{key}", said)):
+        frame = frame.replace(slot, "(?:" + r"\s+".join(re.escape(w) for w in words) + ")")
+    return re.compile(frame, _CI)
 
 
 def _alternation(phrases: tuple[str, ...]) -> str:
@@ -250,6 +272,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             aggregate_words=dict(reading["aggregates"]),
             asking=_asking(data["questions"]),
             value_asked_frame=str(pat["value_asked"]),
+            kind_value_frame=str(pat["kind_value_asked"]),
             compared=tuple(
                 (op, re.compile(r"(?:^|\W)(?:" + phrases + r")" + tail + "$", _CI))
                 for op, phrases in comparisons.items()

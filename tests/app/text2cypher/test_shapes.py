@@ -507,6 +507,8 @@ def test_the_answer_takes_the_form_the_question_asks_for() -> None:
     assert form(switches, "List the switches.") == "DISTINCT x1"
     assert form(switches, "What are the IP addresses of the switches?") == "x1.ip AS name"  # a word between
     assert form(switches, "What are the IP addresses for switches in zone 2?") == "x1.ip AS name"
+    assert form(switches, "List all switch IPs.") == "x1.ip AS name"  # the kind and its value as one noun
+    assert form(switches, "List the switches with an IP starting with '10.1'.") == "DISTINCT x1"  # a condition's
     # ... and so does a path from a named node ("what is the IP of the switch linked to X")
     linked = CandidateQuery(Anchor("R1", "Router", "name"), (Hop("ROUTES", "out", "Switch", "ip"),))
     assert form(linked, "What is the IP of the switch routed by 'R1'?") == "x2.ip"
