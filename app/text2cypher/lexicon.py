@@ -140,7 +140,7 @@ class Lexicon:
     """How ``tune`` phrases its training questions."""
     value_asked_frame: str
     """A pattern with ``{key}``: where a question asks for a property's values by its words."""
-    kind_value_frame: str = r"\b{kind}\s+{key}s?\b"
+    kind_value_frame: str
     """A pattern with ``{kind}`` and ``{key}``: a kind's values named as one noun ("the network IPs")."""
 
     # derived patterns (``load``)
