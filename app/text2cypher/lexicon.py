@@ -209,8 +209,7 @@ without a relationship is (``UNLINKED``, each way round)."""
 
 @functools.lru_cache(maxsize=1024)
 def _value_asked(frame: str, key: str) -> re.Pattern[str]:
-    spoken = r"\s+".join(re.escape(w) for w in identifier_words(key).split())
-    return re.compile(frame.replace("{key}", f"(?:{spoken})"), _CI)
+    return re.compile(frame.replace("{key}", _spoken(identifier_words(key).split())), _CI)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -222,9 +221,12 @@ def _kind_value_asked(frame: str, label: str, key: str) -> re.Pattern[str]:
         said = said[1:]
     if not said:  # a rack's ``rack``: "racks" names the racks
         return re.compile(r"(?!)")
-    for slot, words in (("{kind}", kind), ("{key}", said)):
-        frame = frame.replace(slot, "(?:" + r"\s+".join(re.escape(w) for w in words) + ")")
-    return re.compile(frame, _CI)
+    return re.compile(frame.replace("{kind}", _spoken(kind)).replace("{key}", _spoken(said)), _CI)
+
+
+def _spoken(words: list[str]) -> str:
+    """A group matching ``words`` in a row, any spaces between them ("IP address", "display  name")."""
+    return "(?:" + r"\s+".join(re.escape(w) for w in words) + ")"
 
 
 def _alternation(phrases: tuple[str, ...]) -> str:
