@@ -424,8 +424,12 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             query = final.execution_query() if isinstance(final, Shape) else final.answer_query()
             try:
                 read = plain_rows(await self.deps.graph.read(ns, query, {"limit": cap + 1}))
-                ctx.trace.rows_truncated = len(read) > cap
-                return final.answer_text, read[:cap]
+                if found(read) or not found(rows):
+                    ctx.trace.rows_truncated = len(read) > cap
+                    return final.answer_text, read[:cap]
+                # the form asked for found nothing where the form that ran found answers (a "first 3" taken in the
+                # order of a date some answers lack): the answers as they ran
+                ctx.warn("text2cypher: the question's answer form found nothing; the answers are the query's as it ran")
             except AppError as exc:
                 ctx.warn(f"text2cypher: the query in the question's answer form failed ({exc.code})")
         answer = rows  # a shape's rows are the answer as the query returns it

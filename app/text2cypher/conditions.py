@@ -235,7 +235,7 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
         for f in out
         if f not in s.filters
         and not (f.op == UNLINKED and takes(s, f))
-        and not (s.on_prop(f) and s.kind != "top")
+        and not (s.on_prop(f) and (s.kind != "top" or f.op == "="))  # a top by what one value pins orders nothing
         and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
         and not (f.var == s.target and f.key == pinned and f.op == "=" and not f.edge)
     ]

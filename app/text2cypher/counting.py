@@ -48,12 +48,16 @@ def by_count(
     return out
 
 
-def chains(schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals) -> list[CandidateQuery]:
+def chains(
+    schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals, *, middle: bool = False
+) -> list[CandidateQuery]:
     """Two relationships through a middle kind, where the question names both ends' kinds and one of the two
     relationships by a word that is no label's noun: "the users who provided answers to the most questions" is
     (User)-[PROVIDED]->(Answer)-[ANSWERED]->(Question). A turn back along one relationship type is a sharing
     pattern, and two types of one verb a relationship made a node (``base_shapes``), not chains here. What a chain
-    asks is how many of one end each node of the other reaches (``by_count``)."""
+    asks is how many of one end each node of the other reaches (``by_count``). ``middle``: instead, the chains whose
+    middle kind, one of neither end, the question names as well ("the top 3 types of machines by RAM in racks in zone
+    4"), whatever names their relationships: what one end is (``enumerate_shapes._chain_ends``)."""
     labels = profiles.labels
     named = {label for label in labels if lits.match.named(label, lits.words)}
     # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED)
@@ -71,7 +75,9 @@ def chains(schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals) -> l
             key = (a, one.rel_type, b, two.rel_type, c)
             if key[::-1] in seen:
                 continue  # the same chain read from its other end
-            if not any(lits.match.named(r, verbs) for r in (one.rel_type, two.rel_type)):
+            if middle and (b not in named or b in (a, c)):
+                continue
+            if not middle and not any(lits.match.named(r, verbs) for r in (one.rel_type, two.rel_type)):
                 continue
             seen.add(key)
             out.append(CandidateQuery(Anchor(None, a, labels[a].key), (one, two)))

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.shapes import Filter, Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.asks import counts_kind
 from app.text2cypher.conditions import conditions as find_conditions
@@ -74,7 +74,8 @@ class ShapeEnumerator:
         :meth:`base_shapes`."""
         profiles = await self.profiles.get(namespace, schema)
         chain_paths = chains(schema, profiles, lits)
-        base = self.base_shapes(schema, profiles, paths, lits, entities, longer, chain_paths, joined)
+        named_chains = chains(schema, profiles, lits, middle=True)
+        base = self.base_shapes(schema, profiles, paths, lits, entities, longer, chain_paths, joined, named_chains)
         enumerated = len(base)
         # the plain lists of a label's nodes (or a pattern's ends), which take the conditions below whether or not the
         # budget lets the cross-encoder read them bare ("the first 3 questions with a view count between 50 and
@@ -103,12 +104,20 @@ class ShapeEnumerator:
             if x.anchor.name is None or x.kind not in ("list", "attr") or profiles.shared(x.anchor)
         ]
         # chains have a beam of their own: they do not crowd the one-hop patterns out of their conditions
-        chained = set(chain_paths)
+        chained = {*chain_paths, *named_chains}
         kept = [scores[i] for i in keep] if scores is not None else None
         level = self._beam([base[i] for i in keep], kept, chained)
         # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
         # name a property its aggregates and orderings fill the beam, and those take no condition on that property
         level += [x for x in plain if x not in level]
+        # the ends of a chain whose three kinds the question names, listed or in the order of a number it names, take
+        # conditions too: in the chains' beam the staged shapes outscored them ("the top 3 types of machines by RAM in
+        # racks in zone 4")
+        level += [
+            x
+            for x in base
+            if _chain_end(x, chained) and (x.prop is None or lits.match.named(x.prop, lits.words)) and x not in level
+        ]
         # one condition on the answers of the most relevant one-hop entity paths ("the movies Laurence Fishburne
         # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart:
         # in the beam they crowded out the label-anchored shapes' second condition
@@ -122,7 +131,9 @@ class ShapeEnumerator:
                 replace(s, filters=(*s.filters, f))
                 for s in level
                 for f in filters_for(s, conditions, profiles)
-                if not any(redundant(f, g) for g in s.filters) and not negates_again(s, f, lits)
+                if not any(redundant(f, g) for g in s.filters)
+                and not negates_again(s, f, lits)
+                and not _pins_chain_end(s, f, chained)
             ]
             if not nxt:
                 break
@@ -152,6 +163,7 @@ class ShapeEnumerator:
         longer: Sequence[CandidateQuery] = (),
         chain_paths: Sequence[CandidateQuery] | None = None,
         joined: Sequence[CandidateQuery] = (),
+        named_chains: Sequence[CandidateQuery] | None = None,
     ) -> list[Shape]:
         """Every label-anchored shape, the measures of the entity-anchored ``paths``, and the values of the
         ``entities``' properties: ``entities`` are the linked entities themselves (paths without hops: "the tagline
@@ -159,7 +171,8 @@ class ShapeEnumerator:
         of Keanu Reeves in The Matrix"). ``longer``: entity-anchored paths too long for measures, whose answers are
         only ranked by how many of what reaches them they have. ``chain_paths``: ``counting.chains``, where the caller
         has them already. ``joined``: the paths through a node two linked entities share, whose shared nodes are
-        listed with a limit and counted ("the first 3 movies X and Y acted in together")."""
+        listed with a limit and counted ("the first 3 movies X and Y acted in together"). ``named_chains``:
+        ``counting.chains(..., middle=True)``, likewise."""
         ks = answer_counts(lits)
         # years read as points in time only where the question asks by one ("the youngest"): elsewhere that reading
         # made orderings and aggregates of years relevant enough to fill the condition beam ("actors born after 1970
@@ -279,6 +292,10 @@ class ShapeEnumerator:
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
             if lits.orders and lits.limit_words:  # "the users who answered the 3 most viewed questions"
                 out += _staged_chain(path, profiles, lits, ks, timed)
+        # through a middle kind the question names too: what one end is, in order ("the top 3 types of machines by RAM
+        # in racks in zone 4")
+        for path in chains(schema, profiles, lits, middle=True) if named_chains is None else named_chains:
+            out += [x for t in (1, 3) for x in _chain_ends(path, t, profiles, lits, ks, timed)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += attributes(path, len(path.hops) + 1, profiles, paired=True)
@@ -308,6 +325,33 @@ class ShapeEnumerator:
                     if p.key != own.key
                 ]
         return out
+
+
+def _chain_end(s: Shape, chained: set[CandidateQuery]) -> bool:
+    """A shape of ``_chain_ends``."""
+    return s.path in chained and s.kind in ("list", "top") and not s.staged and s.prop_var is None and s.other is None
+
+
+def _pins_chain_end(s: Shape, f: Filter, chained: set[CandidateQuery]) -> bool:
+    """Whether ``f`` pins a node of a chain's end shape to a name: the linked entity's own path is that reading."""
+    return _chain_end(s, chained) and f.op == "=" and not f.edge and f.key == s.path.node_kind(f.var)[1]
+
+
+def _chain_ends(
+    path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], timed: bool
+) -> list[Shape]:
+    """One end of a chain whose three kinds the question names, listed or in the order of one of its own numbers
+    ("the top 3 types of machines by RAM in racks in zone 4": the types, by RAM, of the machines racks hold)."""
+    return [
+        Shape(path, t, "list"),
+        *(Shape(path, t, "list", limit=k) for k in lits.limits),
+        *(
+            Shape(path, t, "top", prop=p.key, fn=d, limit=k, temporal=timed and p.temporal)
+            for p in profiles.ordered(path, t)
+            for d in ("DESC", "ASC")
+            for k in ks
+        ),
+    ]
 
 
 def _staged_chain(

@@ -323,7 +323,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             previous = None
             continue
         out.numbers.append(value)
-        if P["counts"].search(bare[max(0, m.start() - COUNT_WORDS_CHARS) : m.start()]):
+        if counted := bool(P["counts"].search(bare[max(0, m.start() - COUNT_WORDS_CHARS) : m.start()])):
             out.counts.append(value)
         before, after = bare[max(0, m.start() - 40) : m.start()], bare[m.end() : m.end() + 20]
         op = next((o for o, pattern in lex.compared_after if pattern.search(after)), None)
@@ -331,7 +331,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if op == "=" and P["determined"].search(before):  # "of the 3 questions": a count, not a value
             op = None
         named = _NAMED_BEFORE.search(before)
-        if op is None and named and value not in out.counts and _names_a_value(named.group(1), lex):
+        if op is None and named and not counted and _names_a_value(named.group(1), lex):  # ("top 3 ... zone 3")
             op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names
             out.value_words[value] = named.group(1).lower()
         if op is not None:

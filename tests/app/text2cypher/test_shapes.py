@@ -17,6 +17,7 @@ from app.cypher.shapes import Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.stores.graph.profile import RelationshipProfile, identifies_by_key
+from app.text2cypher import enumerate_shapes as es
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.asks import counts_kind, is_label_noun
@@ -334,6 +335,9 @@ def test_the_comparison_a_number_takes() -> None:
     # a number right after a word naming what it is a value of is that value ("port 80", "zone 4"); not the ends
     # of a span, nor a count of answers ("limit to 5", "the top 3")
     assert question_literals("Which services listen on port 80 in zone 4?").ops == {80.0: "=", 4.0: "="}
+    # a number said twice, once as how many and once as a value: the value is still a value ("zone 3")
+    lits = question_literals("List the top 3 types of crates by weight in aisles in zone 3.")
+    assert lits.counts == [3.0] and lits.ops == {3.0: "="}
     lits = question_literals("Show the tags of questions with over 100 views, limit to 5 tags. Limit the results to 3.")
     assert lits.counts == [5.0, 3.0] and lits.ops == {100.0: ">"}
     # a threshold on how many takes the comparison the question states ("exactly 2 books")
@@ -777,6 +781,24 @@ async def test_the_top_query_returns_nodes_when_the_question_asks_for_things(
     assert named.trace.query == "MATCH (x1:Book) WHERE x1.published > 2005 RETURN DISTINCT x1.title AS name"
     assert sorted(row["name"] for row in named.trace.rows) == nodes
     assert [it.id for it in named.items] == [it.id for it in res.items]
+
+
+async def test_an_answer_form_that_finds_nothing_keeps_the_answers_that_ran(
+    library: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the question's answer form finds nothing although the query that ran found answers (a "first 3" taken
+    in the order of a date those answers lack), the answers are the query's as it ran, and a warning says so."""
+    import app.retrievers.text2cypher as module
+
+    def dated(c: Any, lits: Any, profiles: Any = None) -> Any:  # an order by a date no book has
+        return replace(c, filters=(*c.filters, Filter(1, "published", ">", 9999)), form="nodes")
+
+    q = RetrievalQuery(question="Which books were published after 2005?", namespace=NS)
+    monkeypatch.setattr(module, "answer_form", dated)
+    res = await library.retrieve(q)
+    assert res.trace.query == "MATCH (x1:Book) WHERE x1.published > 2005 RETURN DISTINCT x1.title AS name"
+    assert sorted(row["name"] for row in res.trace.rows) == ["Harbour Lights", "Northern Ledger"]
+    assert any("answer form found nothing" in w for w in res.warnings)
 
 
 async def test_the_trace_carries_the_whole_answer_up_to_answer_rows(
@@ -1496,8 +1518,9 @@ def test_two_relationships_through_a_named_kind_are_a_chain() -> None:
     profiles, schema = helpdesk(("Agent", "WROTE", "Note"), ("Note", "ABOUT", "Ticket"), ("Agent", "OPENED", "Ticket"))
     lits = question_literals("Which 3 agents wrote notes on the most tickets?")
     shapes = ShapeEnumerator.base_shapes(schema, profiles, [], lits)
-    chains = {tuple(h.rel_type for h in s.hops) for s in shapes if len(s.hops) == 2}
+    chains = {tuple(h.rel_type for h in s.hops) for s in shapes if len(s.hops) == 2 and s.kind == "group"}
     # (Note)<-[WROTE]-(Agent)-[OPENED]->(Ticket) too; not (Agent)-[OPENED]->(Ticket)<-[ABOUT]-(Note): neither named
+    # (its ends are listed: the question names its middle kind, ``test_the_ends_of_a_chain_whose_every_kind_is_named``)
     assert {frozenset(c) for c in chains} == {frozenset({"WROTE", "ABOUT"}), frozenset({"WROTE", "OPENED"})}
     groups = [
         s for s in shapes if s.kind == "group" and not s.prop and len(s.hops) == 2 and s.fn == "DESC" and s.limit == 3
@@ -1516,10 +1539,38 @@ def test_two_relationships_through_a_named_kind_are_a_chain() -> None:
         shapes = ShapeEnumerator.base_shapes(schema, profiles, [], question_literals(question))
         return {(s.kind, s.having) for s in shapes if len(s.hops) == 2}
 
-    # a chain is asked what the question states of it: a comparison with a number, a superlative; not a list, nor
-    # a threshold from a number that is a value ("tickets in queue 2")
-    assert chained("Which agents wrote notes on more than 2 tickets?") == {("list", (">", 2))}
-    assert chained("How many agents wrote notes on tickets in queue 2?") == set()
+    # a chain is asked what the question states of it: a comparison with a number, a superlative; not a threshold
+    # from a number that is a value ("tickets in queue 2"); a list of one end where the question names the kind in
+    # the middle too (``test_the_ends_of_a_chain_whose_every_kind_is_named``)
+    assert chained("Which agents wrote notes on more than 2 tickets?") == {("list", (">", 2)), ("list", None)}
+    assert chained("How many agents wrote notes on tickets in queue 2?") == {("list", None)}
+
+
+def test_the_ends_of_a_chain_whose_every_kind_is_named() -> None:
+    """ "The top 3 tickets by priority that agents in team 2 wrote notes about" names all three kinds of
+    (Agent)-[WROTE]->(Note)-[ABOUT]->(Ticket): each end is listed, and ordered by a number of its own, as a one-hop
+    pattern's answers are; the conditions go on either end (``ShapeEnumerator.enumerate``), but not a name the
+    question states, which the linked entity's own path reads. A chain whose middle kind is one of its ends'
+    ("tickets linked to tickets") is no such chain."""
+    priority = Property("Ticket", "priority", "number", 1.0, 5.0)
+    profiles, schema = helpdesk(("Agent", "WROTE", "Note"), ("Note", "ABOUT", "Ticket"), props={"Ticket": [priority]})
+    lits = question_literals("List the top 3 tickets by priority that agents in team 2 wrote notes about.")
+    shapes = [s for s in ShapeEnumerator.base_shapes(schema, profiles, [], lits) if len(s.hops) == 2]
+    tops = [s for s in shapes if s.kind == "top" and s.prop == "priority" and s.limit == 3 and s.fn == "DESC"]
+    ends = [s for s in tops if not s.staged and s.prop_var is None]
+    assert [s.path.node_kind(s.target)[0] for s in ends] == ["Ticket"]
+    assert "ORDER BY priority DESC LIMIT 3" in ends[0].text
+    assert any(s.kind == "list" and s.path.node_kind(s.target)[0] == "Agent" for s in shapes)
+    chained = {s.path for s in shapes}
+    assert ends[0].path.anchor.label == "Agent"  # x1
+    assert es._chain_end(ends[0], chained) and es._pins_chain_end(ends[0], Filter(1, "handle", "=", "ada"), chained)
+    assert not es._pins_chain_end(ends[0], Filter(1, "team", "=", 2), chained)
+    # no middle kind of its own: (Ticket)-[LINKS]->(Ticket)-[ABOUT]->... is not read as named in the middle
+    profiles, schema = helpdesk(("Ticket", "LINKS", "Ticket"), ("Agent", "OPENED", "Ticket"))
+    lits = question_literals("List the tickets linked to tickets agents opened.")
+    assert not any(
+        s.kind == "list" and len(s.hops) == 2 for s in ShapeEnumerator.base_shapes(schema, profiles, [], lits)
+    )
 
 
 def test_nothing_is_ranked_by_how_many_of_what_each_has_one_of() -> None:
@@ -1989,6 +2040,9 @@ def test_an_ordering_takes_a_bound_on_the_property_it_orders_by() -> None:
     assert filters_for(top, conditions, profiles) == [below]
     assert filters_for(Shape(tickets, 1, "agg", prop="priority", fn="max"), conditions, profiles) == []
     assert "WHERE x1.priority < 3" in replace(top, filters=(below,)).text
+    # one value of it orders nothing: "the top 3 ... in zone 3" is no ordering by zone
+    pinned = Filter(1, "priority", "=", 3)
+    assert filters_for(top, {("Ticket", False): [pinned]}, profiles) == []
 
 
 def test_the_answers_linked_to_the_k_nodes_a_ranking_picks_first() -> None:
