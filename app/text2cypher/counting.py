@@ -1,15 +1,16 @@
 """What ranks the targets of a label-anchored pattern by how many of something they reach: the other end counted
 per target (more than k, the most, the fewest), unless the target stores that count itself (``stores_count``); and
 the chains of two relationships through a middle kind a question asks that of ("the users who provided answers to
-the most questions"); counts and measures asked for each of something ("in each country", ``per_group``). Used by
-the shape enumerator (``enumerate_shapes.py``).
+the most questions"), and the ends of those whose middle kind the question names too, listed and ordered ("the top 3
+types of machines by RAM in racks in zone 4", ``chain_ends``); counts and measures asked for each of something ("in
+each country", ``per_group``). Used by the shape enumerator (``enumerate_shapes.py``).
 """
 
 from __future__ import annotations
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.schema import GraphSchema
-from app.cypher.shapes import Shape
+from app.cypher.shapes import Filter, Shape
 from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
@@ -57,7 +58,7 @@ def chains(
     pattern, and two types of one verb a relationship made a node (``base_shapes``), not chains here. What a chain
     asks is how many of one end each node of the other reaches (``by_count``). ``middle``: instead, the chains whose
     middle kind, one of neither end, the question names as well ("the top 3 types of machines by RAM in racks in zone
-    4"), whatever names their relationships: what one end is (``enumerate_shapes._chain_ends``)."""
+    4"), whatever names their relationships: what one end is (``chain_ends``)."""
     labels = profiles.labels
     named = {label for label in labels if lits.match.named(label, lits.words)}
     # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED)
@@ -201,3 +202,30 @@ def grouped(c: CandidateQuery | Shape, lits: QuestionLiterals) -> bool:
     if c.kind == "common":
         return c.prop is not None and lits.match.named(own_key(c.prop, c.path.node_kind(c.target)[0]), lits.per)
     return lits.match.named(c.path.node_kind(c.target)[0], lits.per)
+
+
+def is_chain_end(s: Shape, chained: set[CandidateQuery]) -> bool:
+    """A shape of ``chain_ends``."""
+    return s.path in chained and s.kind in ("list", "top") and not s.staged and s.prop_var is None and s.other is None
+
+
+def pins_chain_end(s: Shape, f: Filter, chained: set[CandidateQuery]) -> bool:
+    """Whether ``f`` pins a node of a chain's end shape to a name: the linked entity's own path is that reading."""
+    return is_chain_end(s, chained) and f.op == "=" and not f.edge and f.key == s.path.node_kind(f.var)[1]
+
+
+def chain_ends(
+    path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], timed: bool
+) -> list[Shape]:
+    """One end of a chain whose three kinds the question names, listed or in the order of one of its own numbers
+    ("the top 3 types of machines by RAM in racks in zone 4": the types, by RAM, of the machines racks hold)."""
+    return [
+        Shape(path, t, "list"),
+        *(Shape(path, t, "list", limit=k) for k in lits.limits),
+        *(
+            Shape(path, t, "top", prop=p.key, fn=d, limit=k, temporal=timed and p.temporal)
+            for p in profiles.ordered(path, t)
+            for d in ("DESC", "ASC")
+            for k in ks
+        ),
+    ]

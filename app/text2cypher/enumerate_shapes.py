@@ -1,7 +1,8 @@
 """The enumerate stage for shapes (``app.cypher.shapes``): what a question may ask of the graph beyond the nodes at
 the end of a path, in two steps that keep the count bounded on any graph. First every *base* shape: label-anchored
 patterns (a label, or one schema triple) and the best entity-anchored paths, each with list / count / aggregates /
-ordering / most-fewest, the counts along the chains the question names (``counting.py``), and the values of linked
+ordering / most-fewest, the counts along the chains the question names and the ends of those whose every kind it
+names (``counting.py``), and the values of linked
 entities' properties; then the ``filter_beam`` most relevant base shapes (and a third as many chains) with each
 condition the question's constants allow (``conditions.py``), then the ``filter_beam`` best of those with a second
 condition. ``shape_budget`` and ``condition_budget`` bound what the cross-encoder reads.
@@ -13,12 +14,21 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import Filter, Shape
+from app.cypher.shapes import Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.asks import counts_kind
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.conditions import filters_for, negates_again, redundant
-from app.text2cypher.counting import by_count, chains, other_end, per_group, staged_by_count
+from app.text2cypher.counting import (
+    by_count,
+    chain_ends,
+    chains,
+    is_chain_end,
+    other_end,
+    per_group,
+    pins_chain_end,
+    staged_by_count,
+)
 from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
@@ -116,7 +126,7 @@ class ShapeEnumerator:
         level += [
             x
             for x in base
-            if _chain_end(x, chained) and (x.prop is None or lits.match.named(x.prop, lits.words)) and x not in level
+            if is_chain_end(x, chained) and (x.prop is None or lits.match.named(x.prop, lits.words)) and x not in level
         ]
         # one condition on the answers of the most relevant one-hop entity paths ("the movies Laurence Fishburne
         # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart:
@@ -133,7 +143,7 @@ class ShapeEnumerator:
                 for f in filters_for(s, conditions, profiles)
                 if not any(redundant(f, g) for g in s.filters)
                 and not negates_again(s, f, lits)
-                and not _pins_chain_end(s, f, chained)
+                and not pins_chain_end(s, f, chained)
             ]
             if not nxt:
                 break
@@ -295,7 +305,7 @@ class ShapeEnumerator:
         # through a middle kind the question names too: what one end is, in order ("the top 3 types of machines by RAM
         # in racks in zone 4")
         for path in chains(schema, profiles, lits, middle=True) if named_chains is None else named_chains:
-            out += [x for t in (1, 3) for x in _chain_ends(path, t, profiles, lits, ks, timed)]
+            out += [x for t in (1, 3) for x in chain_ends(path, t, profiles, lits, ks, timed)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += attributes(path, len(path.hops) + 1, profiles, paired=True)
@@ -325,33 +335,6 @@ class ShapeEnumerator:
                     if p.key != own.key
                 ]
         return out
-
-
-def _chain_end(s: Shape, chained: set[CandidateQuery]) -> bool:
-    """A shape of ``_chain_ends``."""
-    return s.path in chained and s.kind in ("list", "top") and not s.staged and s.prop_var is None and s.other is None
-
-
-def _pins_chain_end(s: Shape, f: Filter, chained: set[CandidateQuery]) -> bool:
-    """Whether ``f`` pins a node of a chain's end shape to a name: the linked entity's own path is that reading."""
-    return _chain_end(s, chained) and f.op == "=" and not f.edge and f.key == s.path.node_kind(f.var)[1]
-
-
-def _chain_ends(
-    path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], timed: bool
-) -> list[Shape]:
-    """One end of a chain whose three kinds the question names, listed or in the order of one of its own numbers
-    ("the top 3 types of machines by RAM in racks in zone 4": the types, by RAM, of the machines racks hold)."""
-    return [
-        Shape(path, t, "list"),
-        *(Shape(path, t, "list", limit=k) for k in lits.limits),
-        *(
-            Shape(path, t, "top", prop=p.key, fn=d, limit=k, temporal=timed and p.temporal)
-            for p in profiles.ordered(path, t)
-            for d in ("DESC", "ASC")
-            for k in ks
-        ),
-    ]
 
 
 def _staged_chain(

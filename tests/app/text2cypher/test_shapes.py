@@ -17,11 +17,11 @@ from app.cypher.shapes import Filter, Shape
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.retrievers.types import RetrievalQuery
 from app.stores.graph.profile import RelationshipProfile, identifies_by_key
-from app.text2cypher import enumerate_shapes as es
 from app.text2cypher import features, lexicon
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.conditions import conditions, filters_for
+from app.text2cypher.counting import is_chain_end, pins_chain_end
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.features import turned_back
 from app.text2cypher.measures import commons
@@ -1563,8 +1563,8 @@ def test_the_ends_of_a_chain_whose_every_kind_is_named() -> None:
     assert any(s.kind == "list" and s.path.node_kind(s.target)[0] == "Agent" for s in shapes)
     chained = {s.path for s in shapes}
     assert ends[0].path.anchor.label == "Agent"  # x1
-    assert es._chain_end(ends[0], chained) and es._pins_chain_end(ends[0], Filter(1, "handle", "=", "ada"), chained)
-    assert not es._pins_chain_end(ends[0], Filter(1, "team", "=", 2), chained)
+    assert is_chain_end(ends[0], chained) and pins_chain_end(ends[0], Filter(1, "handle", "=", "ada"), chained)
+    assert not pins_chain_end(ends[0], Filter(1, "team", "=", 2), chained)
     # no middle kind of its own: (Ticket)-[LINKS]->(Ticket)-[ABOUT]->... is not read as named in the middle
     profiles, schema = helpdesk(("Ticket", "LINKS", "Ticket"), ("Agent", "OPENED", "Ticket"))
     lits = question_literals("List the tickets linked to tickets agents opened.")
