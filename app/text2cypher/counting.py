@@ -61,8 +61,9 @@ def chains(
     4"), whatever names their relationships: what one end is (``chain_ends``)."""
     labels = profiles.labels
     named = {label for label in labels if lits.match.named(label, lits.words)}
-    # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED)
-    verbs = [w for w in lits.words if not any(is_label_noun(w, label, lits) for label in labels)]
+    # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED); the chains
+    # through a named middle kind need none
+    verbs = [] if middle else [w for w in lits.words if not any(is_label_noun(w, label, lits) for label in labels)]
     hops = both_ways(schema, profiles)
     out: list[CandidateQuery] = []
     seen: set[tuple[str, str, str, str, str]] = set()
