@@ -40,10 +40,19 @@ class Facts:
     """Uses it does not name."""
 
     @classmethod
-    def of(cls, c: Candidate, question: str, lits: QuestionLiterals) -> Facts:
+    def of(cls, c: Candidate, question: str, lits: QuestionLiterals, kinds: Sequence[str] = ()) -> Facts:
+        """``kinds``: the words that say what kind of thing a quoted constant is (``Matcher.kind_words``): they name
+        no property key of the candidate."""
         echoed = label_echoes(c)
-        terms = [t for t in schema_terms(c) if t not in echoed]
-        named, unnamed = lits.match.mentions(question, terms, [t for t in identity_terms(c) if t not in echoed])
+        terms = schema_terms(c)
+        rels = len(c.hops) + (len(c.also) if isinstance(c, Shape) else 0)  # the relationship types come first
+        named, unnamed = lits.match.mentions(
+            question,
+            terms[:rels],
+            [t for t in identity_terms(c) if t not in echoed],
+            keys=[t for t in terms[rels:] if t not in echoed],
+            reserved=kinds,
+        )
         return cls(c, question, lits, named, unnamed)
 
 
@@ -93,8 +102,9 @@ def feature(name: str, sign: int) -> Callable[[Feature], Feature]:
 def compute(cands: Sequence[Candidate], question: str, lits: QuestionLiterals) -> list[dict[str, float]]:
     """Every registered feature of each candidate (``relevance`` and ``llm`` are added by their stages)."""
     out = []
+    kinds = lits.match.kind_words(lits.beside, lits.labels)
     for c in cands:
-        facts = Facts.of(c, question, lits)
+        facts = Facts.of(c, question, lits, kinds)
         out.append({name: float(fn(facts)) for name, fn in FEATURES.items()})
     return out
 

@@ -140,14 +140,24 @@ class Matcher:
     def named(self, term: str, qwords: Sequence[str]) -> bool:
         return any(self.names(w, q) for w in term_words(term) for q in qwords)
 
-    def mentions(self, question: str, terms: Sequence[str], optional: Sequence[str] = ()) -> tuple[int, int]:
-        """How many of ``terms`` (one per use) the question mentions, and how many it does not. A term is mentioned
-        when one of its content words is named by a question word not already taken by another use (``names``), so
-        a path that takes one relationship twice needs it named twice ("the director of X also directed which
-        films"). Each of a term's words takes its own question word, so that the words of one phrase name one use
-        ("a view count between 50 and 100" names ``view_count`` once: its second use, the upper bound of two
-        conditions, is unnamed). An ``optional`` term counts when a word left over names it, and is no miss when
-        none does (``identity_terms``)."""
+    def mentions(
+        self,
+        question: str,
+        terms: Sequence[str],
+        optional: Sequence[str] = (),
+        *,
+        keys: Sequence[str] = (),
+        reserved: Sequence[str] = (),
+    ) -> tuple[int, int]:
+        """How many of ``terms`` and then ``keys`` (one per use) the question mentions, and how many it does not. A
+        term is mentioned when one of its content words is named by a question word not already taken by another use
+        (``names``), so a path that takes one relationship twice needs it named twice ("the director of X also
+        directed which films"). Each of a term's words takes its own question word, so that the words of one phrase
+        name one use ("a view count between 50 and 100" names ``view_count`` once: its second use, the upper bound
+        of two conditions, is unnamed). The ``reserved`` words are taken before ``keys`` (after ``terms``): a word
+        that says what kind of thing a quoted constant is ("the version '7.1'": ``kind_words``) names no property
+        (a service's ``versions``), though it may name a relationship. An ``optional`` term counts when a word left
+        over names it, and is no miss when none does (``identity_terms``)."""
         qwords = content_words(question)
         taken: set[int] = set()
 
@@ -161,8 +171,23 @@ class Matcher:
             return hit
 
         named = sum(took(t) for t in terms)
-        unnamed = len(terms) - named
+        for r in reserved:
+            k = next((j for j, q in enumerate(qwords) if j not in taken and q == r), None)
+            if k is not None:
+                taken.add(k)
+        named += sum(took(t) for t in keys)
+        unnamed = len(terms) + len(keys) - named
         return named + sum(took(t) for t in optional), unnamed
+
+    def kind_words(self, beside: dict[str, list[tuple[str, int]]], labels: Sequence[str]) -> tuple[str, ...]:
+        """The words that say what kind of thing each quoted constant is: of the words around it (``beside``), the
+        nearest that name one of the graph's ``labels`` ("the version '7.1'", "the 'crm' service")."""
+        out: list[str] = []
+        for near in beside.values():
+            kinds = [(d, w) for w, d in near if any(self.named(lab, [w]) for lab in labels)]
+            if kinds:
+                out.append(min(kinds)[1])
+        return tuple(out)
 
     def lexical_overlap(self, c: Shape, qwords: Sequence[str]) -> int:
         """How many of the question's words name one of the shape's labels, relationship types or property keys."""

@@ -1227,6 +1227,31 @@ def test_schema_words_the_question_mentions() -> None:
     assert listed.cypher() == 'any(e IN r1.tags WHERE e CONTAINS "se")'
 
 
+def test_the_word_that_says_what_a_quoted_constant_is_names_no_property() -> None:
+    from app.text2cypher.words import matcher
+
+    m = matcher(EN)
+    q = "Which services are instances of version '9.4'?"
+    lits = question_literals(q)
+    lits.labels = ["Service", "Version", "Machine"]
+    assert m.kind_words(lits.beside, lits.labels) == ("version",)
+    # "version" says what '9.4' is: it names no service's ``versions`` (a condition the question does not state)
+    assert m.mentions(q, ["INSTANCE"], keys=["versions"]) == (2, 0)
+    assert m.mentions(q, ["INSTANCE"], keys=["versions"], reserved=("version",)) == (1, 1)
+    # a relationship may still take it: "tagged 'neo4j'" names ``TAGGED`` and says the constant is a tag
+    tagged = "Which questions are tagged 'neo4j'?"
+    kinds = m.kind_words(question_literals(tagged).beside, ["Question", "Tag"])
+    assert kinds == ("tagged",) and m.mentions(tagged, ["TAGGED"], reserved=kinds) == (1, 0)
+    assert m.kind_words(question_literals("Which movies mention 'Neo'?").beside, ["Person", "Genre"]) == ()
+
+    version = Anchor("9.4", "Version", "name")
+    instances = CandidateQuery(version, (Hop("INSTANCE", "in", "Service", "name"),))
+    plain = Shape(instances, 2, "list")
+    having = replace(plain, filters=(Filter(2, "versions", "IS NOT NULL", None),))
+    assert feature("schema_named", plain, lits, q) == 1
+    assert feature("schema_named", having, lits, q) == 0  # was 2: "version" named the condition too
+
+
 def test_a_ranking_that_counts_what_the_superlative_names() -> None:
 
     by_books = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2)
