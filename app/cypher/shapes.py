@@ -374,6 +374,11 @@ class Shape:
                 return f"RETURN DISTINCT {t} ORDER BY {self._prop_ref()} {order}{lim}"
             p = _column(self.prop or "")
             by = f"size({p})" if self.sized else p
+            if self.owns_prop(self.target) and not self.sized and not self.shown:
+                # the first k answers, not the first k (name, value) rows: two processes of one name and PID are two
+                ref = self._prop_ref()
+                ranked = f"WITH DISTINCT {t} ORDER BY {ref} {order}{lim}"
+                return f"{ranked} RETURN {t}.{key} AS name, {ref} AS {p} ORDER BY {p} {order}"
             linked = self.ordered_by()
             beside = ""
             if self.form == "pairs" and linked is not None:

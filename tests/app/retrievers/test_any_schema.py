@@ -144,7 +144,7 @@ async def test_the_free_cypher_prompt_holds_only_this_graph(shop: Container) -> 
         ("List the orders placed in 1997.", 'x1.orderDate STARTS WITH "1997"'),
         ("Which orders were placed after 1997?", 'x1.orderDate >= "1998"'),
         ("Which orders were placed before 1997?", 'x1.orderDate < "1997"'),
-        ("Show the 3 most recent orders.", "x1.orderDate AS orderDate ORDER BY orderDate DESC LIMIT 3"),
+        ("Show the 3 most recent orders.", "ORDER BY x1.orderDate DESC LIMIT 3 RETURN x1.orderRef AS name"),
         ("What is the latest order date?", "max(x1.orderDate)"),
         ("Which orders were placed before 1997?", "x1.placedAt < 852076800"),  # Unix time: 1997-01-01
         ("List the orders placed in 1997.", "x1.placedAt >= 852076800 AND x1.placedAt < 883612800"),
