@@ -356,8 +356,8 @@ class Shape:
             if self.paired:
                 return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p}{lim}"
             return f"RETURN DISTINCT {self._prop_ref()} AS {p}{lim}"
-        if self.kind == "count":
-            return f"RETURN count(DISTINCT {t}) AS number"
+        if self.kind == "count":  # how many answers, or how many different values of a property of theirs
+            return f"RETURN count(DISTINCT {self._prop_ref() if self.prop else t}) AS number"
         if self.kind == "common":
             p = _column(self.prop or "")
             order = "ASC" if self.fn == "ASC" else "DESC"

@@ -29,7 +29,7 @@ from app.text2cypher.counting import (
     pins_chain_end,
     staged_by_count,
 )
-from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts
+from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts, value_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
@@ -237,6 +237,7 @@ class ShapeEnumerator:
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
                 out += measures(path, t, profiles, ks, timed)
                 out += attributes(path, t, profiles, paired=True)
+                out += value_counts(path, t, profiles, lits.heads, lits.match) if lits.asks_count else []
                 if lits.superlative:  # "the 3 most common taglines"
                     out += commons(path, t, profiles, ks, lits.order, frequency=lits.asks_frequency)
                 # the targets by what they are linked to ("who directed the oldest movie"), and those linked to the k
@@ -309,6 +310,8 @@ class ShapeEnumerator:
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             out += measures(path, len(path.hops) + 1, profiles, ks, timed)
             out += attributes(path, len(path.hops) + 1, profiles, paired=True)
+            end = len(path.hops) + 1
+            out += value_counts(path, end, profiles, lits.heads, lits.match) if lits.asks_count else []
             if lits.superlative:  # "the most common roles in X"
                 out += commons(path, len(path.hops) + 1, profiles, ks, lits.order, frequency=lits.asks_frequency)
         for path in [*paths, *longer] if lits.superlative else []:  # the answers with the most (fewest) of what

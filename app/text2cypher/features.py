@@ -251,18 +251,18 @@ def answer_kind(f: Facts) -> int:
     that names a node of its pattern names the node it is about (that it lists, counts, aggregates or orders) and no
     other, -1 when it names another node and not it
     ("list the first 3 movies where someone acted in and directed": the movies; "find the top 3 actors by number of
-    movies": the people). A property's values (``attr``, ``common``) get +1 when the first head word naming their
-    property or a node of their pattern names the property ("what are the roles of actors in X": the roles), not
-    where that word names the property's node as well ("the racks in X" and a rack's ``rack``), and -1 when a
-    "which" question's word names only the node holding the property ("which professors have the rank X": the
+    movies": the people). A property's values (``attr``, ``common``, a count of them) get +1 when the first head word
+    naming their property or a node of their pattern names the property ("what are the roles of actors in X": the
+    roles), not where that word names the property's node as well ("the racks in X" and a rack's ``rack``), and -1
+    when a "which" question's word names only the node holding the property ("which professors have the rank X": the
     professors, not their ranks; unless each is paired with its node's name), and -1 where the question's kind word
     names no node of their pattern ("which type of machines are in rack X": no value of the rack's own). A "which"
-    question asks for things:
-    -1 for one aggregate value. A "who" question's verb says which end of the relationship it names is asked for
-    ("who reviewed ..."); without a verb or a head word naming a node, a "who" asks for the end of a one-relationship
-    pattern that does what the relationship says ("who has the highest average review rating": the reviewers). Where
-    the first head word naming a label of the graph names no node of the pattern, -1: "which questions have been
-    commented on by X" asks for questions, not X's comments."""
+    question asks for things: -1 for one aggregate value. A "who" question's verb says which end of the relationship
+    it names is asked for ("who reviewed ..."); without a verb or a head word naming a node, a "who" asks for the
+    end of a one-relationship pattern that does what the relationship says ("who has the highest average review
+    rating": the reviewers). Where the first head word naming a label of the graph names no node of the pattern, -1:
+    "which questions have been commented on by X" asks for questions, not X's comments.
+    """
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
@@ -270,7 +270,7 @@ def answer_kind(f: Facts) -> int:
         return 0
     m = lits.match
     nodes = range(1, len(c.hops) + 2)
-    if c.kind in ("attr", "common"):
+    if c.kind in ("attr", "common") or (c.kind == "count" and c.prop):
         owner = c.path.node_kind(c.prop_var or c.target)[0] if c.prop_on is None else ""
         for head in lits.heads:
             if c.prop and m.named(c.prop, [head]):

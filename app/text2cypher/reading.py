@@ -199,8 +199,8 @@ def shape_reading(s: Shape, lex: Lexicon) -> str:
         if s.paired:  # the answers' own values, or (``prop_var``) the linked entity's beside them
             return f"{base}{where} and {'the' if s.prop_var is not None else 'their'} {prop}"
         return f"{prop} of {base}{where}"
-    if s.kind == "count":
-        return f"how many: number of {base}{where}"
+    if s.kind == "count":  # how many answers, or how many different values of a property of theirs
+        return f"how many: number of {f'different {prop} of ' if s.prop else ''}{base}{where}"
     if s.kind == "common":
         first = f"the {s.limit}" if s.limit is not None else "the"
         return f"{first} {'least' if s.fn == 'ASC' else 'most'} common {prop} of {base}{where}, how often each"

@@ -127,6 +127,18 @@ async def test_text2cypher_anchors_on_the_display_property(shop: Container, clie
     assert {"Chai Tea", "Gravad Lax"} <= names
 
 
+async def test_how_many_different_values_of_a_property(shop: Container, client: httpx.AsyncClient) -> None:
+    """ "How many different countries are the suppliers from?" counts the countries, not the suppliers: a count of a
+    property's distinct values where the question's head word names the property."""
+    q = {"question": "How many different countries are the suppliers from?", "namespace": NS, "mode": "text2cypher"}
+    body = (await client.post("/retrieve", json=q)).json()
+    assert body["trace"]["query"].endswith("RETURN count(DISTINCT x1.country) AS number"), body["trace"]["query"]
+    assert body["trace"]["rows"] == [{"number": len(set(COUNTRIES))}] and len(SUPPLIERS) != len(COUNTRIES)
+    t2c: Any = shop.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "How many suppliers are there?")  # no property named: no count of values
+    assert not any("count(DISTINCT x1." in c.text for c in e.candidates)
+
+
 async def test_the_free_cypher_prompt_holds_only_this_graph(shop: Container) -> None:
     profile = await shop.profiler.get(NS)
     text = schema_text(profile)
