@@ -308,12 +308,12 @@ class ShapeEnumerator:
         for path in chains(schema, profiles, lits, middle=True) if named_chains is None else named_chains:
             out += [x for t in (1, 3) for x in chain_ends(path, t, profiles, lits, ks, timed)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
-            out += measures(path, len(path.hops) + 1, profiles, ks, timed)
-            out += attributes(path, len(path.hops) + 1, profiles, paired=True)
             end = len(path.hops) + 1
+            out += measures(path, end, profiles, ks, timed)
+            out += attributes(path, end, profiles, paired=True)
             out += value_counts(path, end, profiles, lits.heads, lits.match) if lits.asks_count else []
             if lits.superlative:  # "the most common roles in X"
-                out += commons(path, len(path.hops) + 1, profiles, ks, lits.order, frequency=lits.asks_frequency)
+                out += commons(path, end, profiles, ks, lits.order, frequency=lits.asks_frequency)
         for path in [*paths, *longer] if lits.superlative else []:  # the answers with the most (fewest) of what
             end = len(path.hops) + 1  # reaches them ("who has commented the most on questions tagged X")
             if len(path.hops) >= 2 and not profiles.one_each(path, end, end - 1):
