@@ -237,7 +237,7 @@ class ShapeEnumerator:
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
                 out += measures(path, t, profiles, ks, timed)
                 out += attributes(path, t, profiles, paired=True)
-                out += value_counts(path, t, profiles, lits.heads, lits.match) if lits.asks_count else []
+                out += value_counts(path, t, profiles, lits)
                 if lits.superlative:  # "the 3 most common taglines"
                     out += commons(path, t, profiles, ks, lits.order, frequency=lits.asks_frequency)
                 # the targets by what they are linked to ("who directed the oldest movie"), and those linked to the k
@@ -311,7 +311,7 @@ class ShapeEnumerator:
             end = len(path.hops) + 1
             out += measures(path, end, profiles, ks, timed)
             out += attributes(path, end, profiles, paired=True)
-            out += value_counts(path, end, profiles, lits.heads, lits.match) if lits.asks_count else []
+            out += value_counts(path, end, profiles, lits)
             if lits.superlative:  # "the most common roles in X"
                 out += commons(path, end, profiles, ks, lits.order, frequency=lits.asks_frequency)
         for path in [*paths, *longer] if lits.superlative else []:  # the answers with the most (fewest) of what

@@ -17,7 +17,7 @@ from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
-from app.text2cypher.words import identity_terms, schema_terms, term_words
+from app.text2cypher.words import identity_terms, key_terms, relationship_terms, term_words
 
 Candidate = CandidateQuery | Shape
 
@@ -44,13 +44,11 @@ class Facts:
         """``kinds``: the words that say what kind of thing a quoted constant is (``Matcher.kind_words``): they name
         no property key of the candidate."""
         echoed = label_echoes(c)
-        terms = schema_terms(c)
-        rels = len(c.hops) + (len(c.also) if isinstance(c, Shape) else 0)  # the relationship types come first
         named, unnamed = lits.match.mentions(
             question,
-            terms[:rels],
+            relationship_terms(c),
             [t for t in identity_terms(c) if t not in echoed],
-            keys=[t for t in terms[rels:] if t not in echoed],
+            keys=[t for t in key_terms(c) if t not in echoed],
             reserved=kinds,
         )
         return cls(c, question, lits, named, unnamed)

@@ -14,7 +14,8 @@ from app.cypher.shapes import AGGREGATES, Shape
 from app.stores.graph.base import GraphSchema
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import Profiles, Property
-from app.text2cypher.words import Matcher, own_key
+from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.words import own_key
 
 
 def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | None], timed: bool) -> list[Shape]:
@@ -69,16 +70,18 @@ def attributes(
     return out + [replace(s, paired=True) for s in out] if paired else out
 
 
-def value_counts(path: CandidateQuery, t: int, profiles: Profiles, heads: list[str], match: Matcher) -> list[Shape]:
-    """How many different values of ``attributes``' properties there are, where one of the question's head words
-    names the property ("how many different countries are the suppliers from": ``count(DISTINCT x1.country)``, not
-    the suppliers; ``heads``: the question asks how many). A list property's values are not counted so."""
+def value_counts(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals) -> list[Shape]:
+    """How many different values of ``attributes``' properties there are, where the question asks how many and one
+    of its head words names the property ("how many different countries are the suppliers from":
+    ``count(DISTINCT x1.country)``, not the suppliers). A list property's values are not counted so."""
+    if not lits.asks_count:
+        return []
     return [
         replace(a, kind="count")
         for a in attributes(path, t, profiles)
         if not a.listed
         and a.prop
-        and match.named(a.prop if a.prop_on is not None else own_key(a.prop, a.path.node_kind(t)[0]), heads)
+        and lits.match.named(a.prop if a.prop_on is not None else own_key(a.prop, a.path.node_kind(t)[0]), lits.heads)
     ]
 
 

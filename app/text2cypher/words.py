@@ -57,15 +57,26 @@ def schema_terms(c: CandidateQuery | Shape) -> list[str]:
     """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels), one
     entry per use: a relationship type on two hops is there twice. A node's property key is there without the words
     it repeats of the node's label (``own_key``). The keys that pick out a stated node are ``identity_terms``."""
-    terms = [h.rel_type for h in c.hops]
-    if isinstance(c, Shape):
+    return relationship_terms(c) + key_terms(c)
 
-        def label(var: int) -> str:
-            return c.path.node_kind(var)[0]
 
-        terms += [*c.also, *(f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters if not picks(f))]
-        if c.prop:
-            terms.append(c.prop if c.prop_on is not None else own_key(c.prop, label(c.prop_var or c.target)))
+def relationship_terms(c: CandidateQuery | Shape) -> list[str]:
+    """The relationship types of ``schema_terms``: each hop's, and those a shape takes beside its first (``also``)."""
+    return [h.rel_type for h in c.hops] + (list(c.also) if isinstance(c, Shape) else [])
+
+
+def key_terms(c: CandidateQuery | Shape) -> list[str]:
+    """The property keys of ``schema_terms``: its conditions' (but those that pick out a stated node) and the one it
+    aggregates or orders by."""
+    if not isinstance(c, Shape):
+        return []
+
+    def label(var: int) -> str:
+        return c.path.node_kind(var)[0]
+
+    terms = [f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters if not picks(f)]
+    if c.prop:
+        terms.append(c.prop if c.prop_on is not None else own_key(c.prop, label(c.prop_var or c.target)))
     return terms
 
 
