@@ -54,30 +54,43 @@ def triples_from_rows(
 ) -> list[SchemaTriple]:
     """Label-level triples from ``(labels(a), type, labels(b), count)`` rows.
 
-    Nodes can carry several labels (a MetaQA name that is both a movie and a year), which would make every label
-    combination look like schema. A relationship type keeps only the source and target labels that cover at least
-    ``min_share`` of its edges, unless both ends of some of its edges carry that one label alone (40 racks holding
-    switches beside 8,000 holding machines are schema, however few); the generic linking label is left out when a
-    node has a more specific one.
+    Nodes can carry several labels. Some label sets are kinds of node the data was written with (``Network:Zone``,
+    ``Router:Egress``: a label that never stands alone), others are accidents of typing (a name that is both a movie
+    and a year, where ``Movie`` and ``Year`` each stand alone far more often), which would make every label
+    combination look like schema. An edge between nodes of kinds is schema however rare (40 racks holding switches
+    beside 8,000 holding machines; 40 zone networks routing interfaces beside 8,000 machines); otherwise a
+    relationship type keeps only the source and target labels that cover at least ``min_share`` of its edges. The
+    generic linking label is left out when a node has a more specific one.
     """
     src: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     dst: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     total: dict[str, int] = defaultdict(int)
     pairs: set[tuple[str, str, str]] = set()
-    plain: set[tuple[str, str, str]] = set()  # edges between nodes of one label each
+    plain: set[tuple[str, str, str]] = set()  # edges between nodes of kinds
+    ends: list[tuple[list[str], str, list[str], int]] = []
+    alone: dict[frozenset[str], int] = defaultdict(int)  # edge ends per exact label set
     for row in rows:
-        n = int(row.get("n", 1))
         la = [x for x in visible_labels(row["la"]) if x != generic_label] or visible_labels(row["la"])
         lb = [x for x in visible_labels(row["lb"]) if x != generic_label] or visible_labels(row["lb"])
-        t = str(row["t"])
+        n = int(row.get("n", 1))
+        ends.append((la, str(row["t"]), lb, n))
+        alone[frozenset(la)] += n
+        alone[frozenset(lb)] += n
+
+    def kind(labels: list[str]) -> bool:
+        """One label, or a set some label of which does not stand alone on more edge ends than the set does."""
+        own = alone[frozenset(labels)]
+        return len(labels) <= 1 or any(alone[frozenset([x])] <= own for x in labels)
+
+    for la, t, lb, n in ends:
         total[t] += n
         for a in la:
             src[t][a] += n
         for b in lb:
             dst[t][b] += n
         pairs.update((a, t, b) for a in la for b in lb)
-        if len(la) == 1 and len(lb) == 1:
-            plain.add((la[0], t, lb[0]))
+        if kind(la) and kind(lb):
+            plain.update((a, t, b) for a in la for b in lb)
     out = {
         SchemaTriple(a, t, b)
         for a, t, b in pairs
