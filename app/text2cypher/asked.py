@@ -6,11 +6,14 @@ pattern nothing asks for, answers the question already states, counts for each o
 
 from __future__ import annotations
 
+import functools
+
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
 from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature
+from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words
 
 
 @feature("nameless_who", AGAINST)
@@ -107,6 +110,57 @@ def unnamed_leaf(f: Facts) -> int:
         if var in used or not label or m.named(label, lits.words):
             continue
         out += int(not m.named(hop.rel_type, words) and not any(m.named(t, words) for t in c.also))
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def label_words(words: tuple[str, ...], labels: tuple[str, ...]) -> dict[str, tuple[tuple[int, bool], ...]]:
+    """Each label some question word names, with the positions of those words and whether each is the label's
+    word itself or its plural: every word of the label shares a stem with one of them, or is it or its plural
+    ("processes" names ``Process``, "data center" ``DataCenter``, "OS" ``OS``, "answered" ``Answer``). Stems only: no
+    compounds ("important" names no ``Port``) and no verbs."""
+    out = {}
+    for label in labels:
+        parts = term_words(label)
+        hits = [[j for j, w in enumerate(words) if stem_match(p, w) or w in (p, p + "s")] for p in parts]
+        if parts and all(hits):
+            whole = {j for p, h in zip(parts, hits, strict=True) for j in h if words[j] in (p, p + "s", p + "es")}
+            out[label] = tuple((j, j in whole) for j in sorted({j for h in hits for j in h}))
+    return out
+
+
+@feature("label_missed", AGAINST, prior=False)
+def label_missed(f: Facts) -> int:
+    """How many of the graph's labels a question word names that no node of the candidate's pattern is, unless the
+    pattern takes that word for something else: a condition's or ordering's property ("racks in zone 4": a rack's
+    ``zone``; "machines of type 'm'"), or a relationship type where the word is not the label's own word or its
+    plural ("tagged" names ``TAGGED`` and the tags; "routers" names the routers, whatever ``ROUTES``). "Which ports
+    are used by processes on machine X?" is not answered through the machine's interfaces, nor "the types of
+    machines in rack X" by the rack's number, nor "the versions of 'RHEL'" by its ``versions`` list."""
+    c, lits = f.candidate, f.lits
+    named = label_words(tuple(lits.words), tuple(lits.labels))
+    if not named:
+        return 0
+    path = c.path if isinstance(c, Shape) else c
+    held = {path.node_kind(i)[0] for i in range(1, len(path.hops) + 2)}
+    keys = [*identity_terms(c)]
+    if isinstance(c, Shape):
+        keys += [flt.key for flt in c.filters]
+        keys += [c.prop] if c.prop and c.kind != "attr" else []
+    rels = [w for t in relationship_terms(c) for w in term_words(t)]
+    keys = [w for t in keys for w in term_words(t)]
+    m = lits.match
+    out = 0
+    for label, at in named.items():
+        if label in held:
+            continue
+        taken = [
+            j
+            for j, whole in at
+            if any(m.names(w, lits.words[j]) for w in keys)
+            or (not whole and any(m.names(w, lits.words[j]) for w in rels))
+        ]
+        out += len(taken) < len(at)
     return out
 
 

@@ -227,8 +227,11 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
     # shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there, no tagline condition
     # with 'speed' as well); and where the pattern takes a relationship either way between two nodes of one kind, its
     # ends are alike: the answers are x1, and a name x1 itself equals would count or list that one node (the other end
-    # is the one named)
+    # is the one named); nor does a count of the nodes one name pins rank anything or pass a threshold (each target
+    # reaches that one node: "the top 3 egress routers of data center 'DC1'" are no routers ranked by how many data
+    # centers named DC1 contain them)
     pinned = s.path.node_kind(s.target)[1] if any(h.direction == "both" for h in s.hops) else None
+    counted = s.path.node_kind(s.other)[1] if s.other is not None else None
     name = (s.anchor.name or "").lower()
     return [
         f
@@ -238,6 +241,7 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
         and not (s.on_prop(f) and (s.kind != "top" or f.op == "="))  # a top by what one value pins orders nothing
         and not (name and isinstance(f.value, str) and (f.value.lower() in name or name in f.value.lower()))
         and not (f.var == s.target and f.key == pinned and f.op == "=" and not f.edge)
+        and not (f.var == s.other and f.key == counted and f.op == "=" and not f.edge)
     ]
 
 

@@ -242,7 +242,9 @@ class Enumerator:
                 filter_beam=cfg.filter_beam,
                 shape_budget=cfg.shape_budget,
                 condition_budget=cfg.condition_budget,
-                prior=lambda shapes, said: ranker.prior(features.compute(shapes, said.said, said)),
+                prior=lambda shapes, said: ranker.prior(
+                    features.compute(shapes, said.said, said), [bool(s.filters) for s in shapes]
+                ),
             )
             out.base_shapes, out.pruned = await shapes.enumerate(
                 namespace,

@@ -82,8 +82,16 @@ feature's sign is part of what it means, so a synthetic question set that happen
 exercises a bonus) cannot turn it around."""
 
 
-def feature(name: str, sign: int) -> Callable[[Feature], Feature]:
-    """Register ``fn`` as the feature ``name``, pointing ``sign`` (``FOR`` or ``AGAINST``)."""
+UNCONDITIONED: set[str] = set()
+"""The features that read what a shape's conditions take, and so say nothing of a shape before its conditions are
+added: no part of ``Ranker.prior`` for a shape without conditions, which the budgets weigh before their conditions
+(``label_missed``: "questions that have more than two answers" names the answers, which a condition on
+``answer_count`` takes later)."""
+
+
+def feature(name: str, sign: int, *, prior: bool = True) -> Callable[[Feature], Feature]:
+    """Register ``fn`` as the feature ``name``, pointing ``sign`` (``FOR`` or ``AGAINST``); ``prior``: whether it is
+    part of ``Ranker.prior`` for shapes without conditions (``UNCONDITIONED``)."""
     if sign not in (FOR, AGAINST):
         raise ValueError(f"feature {name!r}: sign must be FOR or AGAINST")
 
@@ -92,6 +100,8 @@ def feature(name: str, sign: int) -> Callable[[Feature], Feature]:
             raise ValueError(f"feature {name!r} is registered twice")
         FEATURES[name] = fn
         SIGNS[name] = sign
+        if not prior:
+            UNCONDITIONED.add(name)
         return fn
 
     return register

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import InvalidInputError
-from app.text2cypher.features import FEATURES, LLM, RELEVANCE
+from app.text2cypher.features import FEATURES, LLM, RELEVANCE, UNCONDITIONED
 from app.text2cypher.files import data_file
 
 BUNDLED = Path(__file__).parent / "rankers"
@@ -44,11 +44,17 @@ class Ranker:
         info = {k: v for k, v in data.items() if k != "weights"}
         return cls(weights, bool(data.get("standardise", False)), name, info)
 
-    def prior(self, feats: Sequence[dict[str, float]]) -> list[float]:
+    def prior(self, feats: Sequence[dict[str, float]], conditioned: Sequence[bool] | None = None) -> list[float]:
         """What the features say before the cross-encoder or the LLM has read a candidate: the weighted sum of the
-        others, unstandardised (the budgets' tie-breaker, ``enumerate_shapes.within_budget``)."""
+        others, unstandardised (the budgets' tie-breaker, ``enumerate_shapes.within_budget``). The features that read
+        what conditions take (``features.UNCONDITIONED``) count only for the candidates ``conditioned`` marks (all,
+        where it is None): a shape that has no condition yet may get one that takes what they miss."""
         rest = [n for n in self.weights if n not in (RELEVANCE, LLM)]
-        return [sum(self.weights[n] * f.get(n, 0.0) for n in rest) for f in feats]
+        marks = conditioned if conditioned is not None else [True] * len(feats)
+        return [
+            sum(self.weights[n] * f.get(n, 0.0) for n in rest if has or n not in UNCONDITIONED)
+            for f, has in zip(feats, marks, strict=True)
+        ]
 
     def scores(self, feats: Sequence[dict[str, float]]) -> list[float]:
         """Each candidate's score: the weighted sum of its features (standardised over the candidates first, where

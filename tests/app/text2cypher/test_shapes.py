@@ -1267,6 +1267,56 @@ def test_the_word_that_says_what_a_quoted_constant_is_names_no_property() -> Non
     assert feature("schema_named", having, lits, q) == 0  # was 2: "version" named the condition too
 
 
+def test_a_kind_the_question_names_and_the_pattern_lacks() -> None:
+    """ "Which ports are used by processes on machine X?": a pattern through the machine's interfaces holds no
+    process; a word that names a relationship type or key the pattern uses ("types" of ``TYPE``, "zone" of a rack's
+    ``zone``) asks for no node of that kind."""
+    machine = Anchor("DC1-M-1", "Machine", "name")
+    q = "Which ports are used by processes on the machine 'DC1-M-1'?"
+    lits = question_literals(q)
+    lits.labels = ["Machine", "Process", "Port", "Interface", "Type", "Rack", "OS"]
+    through_processes = CandidateQuery(
+        machine, (Hop("RUNS", "out", "Process", "name"), Hop("LISTENS", "out", "Port", "port"))
+    )
+    through_interfaces = CandidateQuery(
+        machine, (Hop("ROUTES", "out", "Interface", "ip"), Hop("EXPOSES", "out", "Port", "port"))
+    )
+    assert feature("label_missed", Shape(through_processes, 3, "list"), lits, q) == 0
+    assert feature("label_missed", Shape(through_interfaces, 3, "list"), lits, q) == 1
+    assert feature("label_missed", through_interfaces, lits, q) == 1  # a plain path as well
+    # "types" may name the ``TYPE`` a pattern takes; a two-letter label is named by itself ("OS")
+    q = "List the types of machines in zone 4 running an OS."
+    lits = question_literals(q)
+    lits.labels = ["Machine", "Type", "Rack", "OS", "Zone"]
+    rack = CandidateQuery(Anchor(None, "Rack", "name"), (Hop("HOLDS", "out", "Machine", "name"),))
+    in_zone = (Filter(1, "zone", "=", 4),)
+    assert feature("label_missed", Shape(rack, 2, "list", filters=in_zone), lits, q) == 2  # no Type, no OS
+    typed = (*in_zone, Filter(2, "type", "=", "xl"))  # a machine's ``type`` takes "types"
+    assert feature("label_missed", Shape(rack, 2, "list", filters=typed), lits, q) == 1
+    assert feature("label_missed", Shape(rack, 2, "list"), lits, q) == 3  # nor does anything take "zone"
+    # a relationship type takes no word that is a label's own ("routers" are routers, whatever ``ROUTES``); a
+    # returned property takes none ("the versions of 'RHEL'" are versions, not its ``versions`` list)
+    q = "List the top 3 routers located in zone 1."
+    lits = question_literals(q)
+    lits.labels = ["Router", "Zone", "Interface"]
+    zone = CandidateQuery(Anchor(None, "Zone", "ip"), (Hop("ROUTES", "out", "Interface", "ip"),))
+    router = CandidateQuery(Anchor(None, "Router", "name"), ())
+    zone_1 = (Filter(1, "zone", "=", 1),)
+    assert feature("label_missed", Shape(zone, 1, "group", fn="DESC", other=2, limit=3, filters=zone_1), lits, q) == 1
+    assert feature("label_missed", Shape(router, 1, "list", limit=3, filters=zone_1), lits, q) == 0
+    q = "Which versions of software are installed on 'RHEL'?"
+    lits = question_literals(q)
+    lits.labels = ["Software", "Version"]
+    rhel = Anchor("RHEL", "Software", "name")
+    assert feature("label_missed", Shape(CandidateQuery(rhel, ()), 1, "attr", prop="versions"), lits, q) == 1
+    versions = CandidateQuery(rhel, (Hop("VERSION", "out", "Version", "name"),))
+    assert feature("label_missed", Shape(versions, 2, "list"), lits, q) == 0
+    # "important" names no ``Port``: stems only, no compounds
+    lits = question_literals("Which machines are important?")
+    lits.labels = ["Machine", "Port"]
+    assert feature("label_missed", Shape(rack, 2, "list"), lits) == 0
+
+
 def test_a_ranking_that_counts_what_the_superlative_names() -> None:
 
     by_books = Shape(WROTE, 1, "group", fn="DESC", other=2, limit=2)
@@ -2083,6 +2133,24 @@ def test_an_ordering_takes_a_bound_on_the_property_it_orders_by() -> None:
     # one value of it orders nothing: "the top 3 ... in zone 3" is no ordering by zone
     pinned = Filter(1, "priority", "=", 3)
     assert filters_for(top, {("Ticket", False): [pinned]}, profiles) == []
+
+
+def test_a_count_of_the_nodes_one_name_pins_ranks_nothing() -> None:
+    """ "The top 3 tickets of queue 'ops'" are no tickets ranked by how many queues named ops hold them (each counts
+    1): a ranking or a threshold on how many ``x{other}`` takes no condition pinning ``x{other}`` by its name; a
+    condition on another of its properties ("queues in zone 2") it still takes, and the tickets' own name as well."""
+    profiles, _ = helpdesk(
+        props={"Queue": [Property("Queue", "name", "text"), Property("Queue", "zone", "number", 1.0, 4.0)]}
+    )
+    held = CandidateQuery(Anchor(None, "Queue", "name"), (Hop("HOLDS", "out", "Ticket", "subject"),))
+    named, zoned = Filter(1, "name", "=", "ops"), Filter(1, "zone", "=", 2)
+    subject = Filter(2, "subject", "=", "printer")
+    conditions = {("Queue", False): [named, zoned], ("Ticket", False): [subject]}
+    ranked = Shape(held, 2, "group", fn="DESC", other=1, limit=3)
+    assert filters_for(ranked, conditions, profiles) == [zoned, subject]
+    over = Shape(held, 2, "list", other=1, having=(">", 1))
+    assert filters_for(over, conditions, profiles) == [zoned, subject]
+    assert filters_for(Shape(held, 2, "list", limit=3), conditions, profiles) == [named, zoned, subject]
 
 
 def test_the_answers_linked_to_the_k_nodes_a_ranking_picks_first() -> None:
