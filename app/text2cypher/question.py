@@ -168,6 +168,9 @@ class QuestionLiterals:
     partial: list[str] = field(default_factory=list)
     """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
     sees the whole value beside each answer (``answer_form``)."""
+    partial_op: dict[str, str] = field(default_factory=dict)
+    """Of ``partial``, the quoted text the question says a value starts with (``STARTS WITH``: "IP starting with
+    '10.2'") or ends with (``ENDS WITH``); the rest may be anywhere in it."""
     dated: tuple[str, str, str] | None = None
     """``(label, key, "DESC")``: "the top k" (where the question names no measure) of a kind with one year of its own
     that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released);
@@ -315,6 +318,9 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         ]
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
+            for op, part in (("STARTS WITH", "part_start"), ("ENDS WITH", "part_end")):
+                if P[part].search(question[: m.start()]):
+                    out.partial_op[m.group(1) or m.group(2)] = op
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(_CODE.sub(lambda c: " " * len(c.group(0)), bare)):
         value = float(m.group(1))

@@ -1374,7 +1374,7 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
 
 async def test_quoted_text_is_a_whole_value_unless_the_question_says_part(library: Text2CypherRetriever) -> None:
     """'X' is a value some property equals ("the critic 'Mira Holt'"), never a part of another text; a part only
-    where the question says so ("containing", "starting with", "ending in")."""
+    where the question says so ("containing", "starting with", "ending in"), and that part."""
 
     async def ops(question: str, text: str) -> set[str]:
         e = await library.enumerate(NS, question)
@@ -1388,8 +1388,10 @@ async def test_quoted_text_is_a_whole_value_unless_the_question_says_part(librar
     assert await ops("Which critics reviewed books with the summary 'Uneven'?", "Uneven") == {"="}
     partial = {"CONTAINS", "STARTS WITH", "ENDS WITH"}  # Harbour Lights, The Quiet Harbour
     assert await ops("Which books have a title containing 'Harbour'?", "Harbour") == partial
-    assert await ops("Which books have a title ending in 'Lights'?", "Lights") == {"CONTAINS", "ENDS WITH"}
-    assert await ops("Which books have a title starting with 'Salt'?", "Salt") == {"CONTAINS", "STARTS WITH"}
+    # and the part it says: "ending in 'Lights'" is no title that holds 'Lights' anywhere, nor "starting with" one
+    # that ends with it
+    assert await ops("Which books have a title ending in 'Lights'?", "Lights") == {"ENDS WITH"}
+    assert await ops("Which books have a title starting with 'Salt'?", "Salt") == {"STARTS WITH"}
 
 
 def test_a_quoted_constant_belongs_to_the_kind_named_beside_it() -> None:
