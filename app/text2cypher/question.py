@@ -318,9 +318,9 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         ]
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
             out.partial.append(m.group(1) or m.group(2))
-            for op, part in (("STARTS WITH", "part_start"), ("ENDS WITH", "part_end")):
+            for said_op, part in (("STARTS WITH", "part_start"), ("ENDS WITH", "part_end")):
                 if P[part].search(question[: m.start()]):
-                    out.partial_op[m.group(1) or m.group(2)] = op
+                    out.partial_op[m.group(1) or m.group(2)] = said_op
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(_CODE.sub(lambda c: " " * len(c.group(0)), bare)):
         value = float(m.group(1))
