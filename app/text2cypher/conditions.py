@@ -45,10 +45,10 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
         r = rows[0] if rows else {}
         # quoted text is a whole value ("the user with the display name 'X'") unless the question says it is part
         # of one ("a title containing 'neo4j'", "a name ending in 'son'"; ``lits.partial``), and which part where
-        # it says so (``lits.partial_op``)
+        # it says so ("starting with 'x'": its start)
         if s in lits.partial:
             ops = [("STARTS WITH", r.get("starts")), ("ENDS WITH", r.get("ends")), ("CONTAINS", r.get("contains"))]
-            ops = [(op, n) for op, n in ops if lits.partial_op.get(s, op) == op]  # "starting with 'x'": its start
+            ops = [(op, n) for op, n in ops if lits.partial[s] in (None, op)]
         else:
             ops = [("=", r.get("eq"))]
         return [Filter(0, p.key, op, s, listed=listed) for op, n in ops if n]

@@ -25,6 +25,8 @@ _NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")
 
 BESIDE_WORDS = 2
 """How many content words before a quoted text may say what kind of thing it names ("the service named 'java'")."""
+PART_OPS = (("STARTS WITH", "part_start"), ("ENDS WITH", "part_end"))
+"""The part of a value quoted text is, by the lexicon's pattern before it ("starting with 'x'"): else anywhere."""
 RANKED_BY_WORDS = 3
 """How many words after "by" may name what a ranking goes by ("by the number of views")."""
 COUNT_WORDS_CHARS = 30
@@ -44,8 +46,7 @@ class QuestionLiterals:
     ranges: list[tuple[float, float]] = field(default_factory=list)
     """``[lo, hi)`` intervals: a decade ("1990s") or a pair of numbers ("from 1990 to 2000", inclusive)."""
     limits: list[int] = field(default_factory=list)
-    """Small whole numbers (at most the lexicon's ``max_limit``), digits or words: how many answers a "top 3" asks
-    for."""
+    """Small whole numbers (at most the lexicon's ``max_limit``), digits or words: how many a "top 3" asks for."""
     texts: list[str] = field(default_factory=list)
     """Quoted text."""
     values: list[str] = field(default_factory=list)
@@ -79,8 +80,7 @@ class QuestionLiterals:
     """How many negations the question states (a negating word, or a word a prefix negates): a candidate states no
     more (``enumerate_shapes``: "questions with no accepted answer" lack the answer or the answer's id, not both)."""
     unsaid: list[str] = field(default_factory=list)
-    """The words a prefix negates whole ("unaccepted"; the lexicon's ``negating_prefix``): their rest is ``negated``,
-    and they affirm nothing."""
+    """The words a prefix negates whole ("unaccepted", ``negating_prefix``): their rest is ``negated``; none affirms."""
     heads: list[str] = field(default_factory=list)
     """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
     someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
@@ -165,12 +165,10 @@ class QuestionLiterals:
     """Per quoted text, the content words right around it (``BESIDE_WORDS`` before, one after), each with how far
     from the quote it stands (1: next to it): the kind of thing it names ("the service named 'java'", "rack 'R-1'",
     "'DC1' data center", "applications that depend on the 'crm' service"; the ``quoted_kind`` feature)."""
-    partial: list[str] = field(default_factory=list)
-    """Quoted text the question matches on part of a value ("a tagline containing 'freedom'"): a "which" question
-    sees the whole value beside each answer (``answer_form``)."""
-    partial_op: dict[str, str] = field(default_factory=dict)
-    """Of ``partial``, the quoted text the question says a value starts with (``STARTS WITH``: "IP starting with
-    '10.2'") or ends with (``ENDS WITH``); the rest may be anywhere in it."""
+    partial: dict[str, str | None] = field(default_factory=dict)
+    """Quoted text the question matches on part of a value ("a tagline containing 'freedom'": a "which" question sees
+    the whole value beside each answer, ``answer_form``), with the part it says: the start (``STARTS WITH``: "IP
+    starting with '10.2'"), the end (``ENDS WITH``), or anywhere (None)."""
     dated: tuple[str, str, str] | None = None
     """``(label, key, "DESC")``: "the top k" (where the question names no measure) of a kind with one year of its own
     that dates no birth, ``key`` on ``label`` ("the top 3 movies Keanu Reeves acted in": the latest released);
@@ -193,11 +191,9 @@ class QuestionLiterals:
     by ..."): a pattern without a node of that kind answers something else (``asked_kind``, ``answer_kind``)."""
     plural_kind: bool = False
     """Whether the first head word is ``kind_head`` in the plural ("which users have asked the most questions"): a
-    greatest or least that states no number asks for all of them in that order, not the one first
-    (``answer_counts``)."""
+    greatest or least that states no number asks for all of them in that order, not the one first."""
     nameless: list[str] = field(default_factory=list)
-    """The graph's labels whose display values are numbers (``Profiles.nameless``): no "who" asks for them
-    (``asked_kind``)."""
+    """The graph's labels whose display values are numbers (``Profiles.nameless``): no "who" asks for them."""
     labels: list[str] = field(default_factory=list)
     """The graph's labels (``asked_kind``): a quote whose nearest named kind is none of a pattern's is no constant of
     that pattern's kinds (``quoted_kind``)."""
@@ -317,10 +313,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             *((w, 1) for w in following),
         ]
         if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
-            out.partial.append(m.group(1) or m.group(2))
-            for said_op, part in (("STARTS WITH", "part_start"), ("ENDS WITH", "part_end")):
-                if P[part].search(question[: m.start()]):
-                    out.partial_op[m.group(1) or m.group(2)] = said_op
+            said = [op for op, part in PART_OPS if P[part].search(question[: m.start()])]
+            out.partial[m.group(1) or m.group(2)] = next(iter(said), None)
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(_CODE.sub(lambda c: " " * len(c.group(0)), bare)):
         value = float(m.group(1))

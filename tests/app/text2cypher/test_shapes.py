@@ -1103,7 +1103,9 @@ def test_which_shows_the_text_a_partial_condition_matched() -> None:
     def form(c: Shape, question: str) -> str:
         return answer_form(c, question_literals(question)).text.split(" RETURN ")[-1]
 
-    assert question_literals("Which books have an award containing the word 'Lantern'?").partial == ["Lantern"]
+    assert question_literals("Which books have an award containing the word 'Lantern'?").partial == {"Lantern": None}
+    assert question_literals("Which zones have an IP starting with '10.2'?").partial == {"10.2": "STARTS WITH"}
+    assert question_literals("Which people have a name ending in 'son'?").partial == {"son": "ENDS WITH"}
     assert form(contains, "Which books have an award containing the word 'Lantern'?") == (
         "DISTINCT x1.title AS name, x1.award AS award"
     )
