@@ -118,7 +118,7 @@ def label_words(words: tuple[str, ...], labels: tuple[str, ...]) -> dict[str, tu
     """Each label some question word names, with the positions of those words and whether each is the label's
     word itself or its plural: every word of the label shares a stem with one of them, or is it or its plural
     ("processes" names ``Process``, "data center" ``DataCenter``, "OS" ``OS``, "answered" ``Answer``). Stems only: no
-    compounds ("important" names no ``Port``) and no verbs."""
+    compounds ("important" names no ``Port``) and no irregular verb forms (``Matcher.names`` takes those)."""
     out = {}
     for label in labels:
         parts = term_words(label)
