@@ -171,6 +171,10 @@ class CandidateQuery:
         ends = [(1, self.anchor), *([(len(self.hops) + 1, self.end)] if self.end is not None else [])]
         return [(var, a) for var, a in ends if a.name is not None]
 
+    def labels(self) -> list[str]:
+        """The label of each of the path's nodes, ``x1`` first (empty where none)."""
+        return [self.node_kind(i)[0] for i in range(1, len(self.hops) + 2)]
+
     def node_kind(self, index: int) -> tuple[str, str]:
         """The label (empty when none) and display property of the path's node ``x{index}``."""
         if index == 1:

@@ -36,9 +36,8 @@ def negated_kind(f: Facts) -> int:
     if not lits.negated:
         return 0
     path = c if isinstance(c, CandidateQuery) else c.path
-    kinds = [path.node_kind(v)[0] for v in range(1, len(path.hops) + 2)]
     m = lits.match
-    return sum(1 for k in kinds if k and m.named(k, lits.negated) and not m.named(k, lits.affirmed))
+    return sum(1 for k in path.labels() if k and m.named(k, lits.negated) and not m.named(k, lits.affirmed))
 
 
 @feature("aggregate_asked", FOR)
@@ -142,7 +141,7 @@ def label_missed(f: Facts) -> int:
     if not named:
         return 0
     path = c.path if isinstance(c, Shape) else c
-    held = {path.node_kind(i)[0] for i in range(1, len(path.hops) + 2)}
+    held = set(path.labels())
     keys = [*identity_terms(c)]
     if isinstance(c, Shape):
         keys += [flt.key for flt in c.filters]
@@ -195,8 +194,7 @@ def per_group(f: Facts) -> int:
         return 0
     if grouped(c, lits):
         return 1
-    kinds = [c.path.node_kind(v)[0] for v in range(1, len(c.hops) + 2)]
-    return -int(c.kind in ("count", "agg") and any(k and lits.match.named(k, lits.per) for k in kinds))
+    return -int(c.kind in ("count", "agg") and any(k and lits.match.named(k, lits.per) for k in c.path.labels()))
 
 
 @feature("limit_kind", AGAINST)

@@ -343,7 +343,7 @@ def quoted_kind(f: Facts) -> int:
             if isinstance(flt.value, str):
                 kind = c.hops[flt.var - 1].rel_type if flt.edge else c.path.node_kind(flt.var)[0]
                 held.append((flt.value, kind, flt.edge))
-    labels = [path.node_kind(v)[0] for v in range(1, len(path.hops) + 2)]
+    labels = path.labels()
     types = [h.rel_type for h in path.hops]
     m = lits.match
 

@@ -25,8 +25,8 @@ _NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")
 
 BESIDE_WORDS = 2
 """How many content words before a quoted text may say what kind of thing it names ("the service named 'java'")."""
-PART_OPS = (("STARTS WITH", "part_start"), ("ENDS WITH", "part_end"))
-"""The part of a value quoted text is, by the lexicon's pattern before it ("starting with 'x'"): else anywhere."""
+PART_OPS = (("STARTS WITH", "start"), ("ENDS WITH", "end"))
+"""The part of a value a quoted text is, by the group of ``part_before`` that matched ("starting with 'x'")."""
 RANKED_BY_WORDS = 3
 """How many words after "by" may name what a ranking goes by ("by the number of views")."""
 COUNT_WORDS_CHARS = 30
@@ -312,9 +312,9 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
             *((w, len(preceding) - i) for i, w in enumerate(preceding)),
             *((w, 1) for w in following),
         ]
-        if P["part_before"].search(question[: m.start()]) or P["part_after"].match(question[m.end() :]):
-            said = [op for op, part in PART_OPS if P[part].search(question[: m.start()])]
-            out.partial[m.group(1) or m.group(2)] = next(iter(said), None)
+        part = P["part_before"].search(question[: m.start()])
+        if part or P["part_after"].match(question[m.end() :]):
+            out.partial[m.group(1) or m.group(2)] = next((op for op, g in PART_OPS if part and part.group(g)), None)
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(_CODE.sub(lambda c: " " * len(c.group(0)), bare)):
         value = float(m.group(1))

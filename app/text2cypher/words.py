@@ -109,8 +109,7 @@ def picks(f: Filter) -> bool:
 
 def shape_terms(c: Shape) -> list[str]:
     """The labels, relationship types and property keys a shape names."""
-    labels = [c.path.node_kind(i)[0] for i in range(1, len(c.hops) + 2)]
-    return [lab for lab in labels if lab] + schema_terms(c) + [f.key for f in c.filters if picks(f)]
+    return [lab for lab in c.path.labels() if lab] + schema_terms(c) + [f.key for f in c.filters if picks(f)]
 
 
 class Matcher:
