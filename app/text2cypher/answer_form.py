@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.cypher.candidates import CandidateQuery
+from app.cypher.candidates import CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
+from app.text2cypher.asked import label_words, lists_last
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import term_words
@@ -73,11 +74,17 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
         beside = tuple(x for x in asked_beside(c, lits, profiles) if x[1] not in pinned) if profiles else ()
         if beside and (lits.asks_names or display_asked(c, lits)):  # "the names and IPs of all switches": both
             return replace(c, shown=beside, form="names")
+        linked = linked_beside(c, lits, profiles) if profiles and not beside else None
+        if linked is not None:  # "the machines in rack X and their types": each machine and its type
+            return linked
     if isinstance(c, CandidateQuery) and c.end is None and c.hops and profiles is not None:
         listed = Shape(c, c.return_index, "list")  # a path's answers as a list, to show more of each
         beside = asked_beside(listed, lits, profiles)
         if beside and (lits.asks_names or display_asked(c, lits)):  # "the names and IPs of the interfaces linked
             return replace(listed, shown=beside, form="names")  # to network '10.2'": both
+        linked = linked_beside(listed, lits, profiles) if not beside else None
+        if linked is not None:
+            return linked
     o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
     if isinstance(c, Shape) and o is not None and not lits.asks_names and lits.match.kind_named(c, o, lits.words):
         return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year
@@ -155,6 +162,30 @@ def asked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> tuple[
     keys = [p.key for p in [*prof.properties, *prof.identifiers] if p.key not in (prof.key, c.prop)]
     keys = [k for k in keys if term_words(k) != label]
     return tuple((c.target, k, False) for k in keys if lits.lex.value_asked(k).search(lits.said))
+
+
+def linked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> Shape | None:
+    """A list whose answers the question asks for beside the node of another kind each is linked to ("the machines in
+    rack X and their types", "all products and their respective categories": the lexicon's ``beside_kind``): the
+    pattern one hop longer, to the one kind the word after "and their" names, each answer's display value with
+    that node's; None where the word names no kind, or a kind the pattern holds already, or where not exactly one
+    relationship type links the answers' kind to it (which one would be a guess)."""
+    m = lits.lex.pattern("beside_kind").search(lits.said)
+    path = c.path
+    if m is None or not lists_last(c):
+        return None
+    own = path.node_kind(c.target)[0]
+    kinds = [k for k in label_words((m.group(1).lower(),), tuple(profiles.labels)) if k not in path.labels()]
+    if len(kinds) != 1 or not own:
+        return None
+    kind = kinds[0]
+    links = [(t, "out") for a, t, b in profiles.links if (a, b) == (own, kind)]
+    links += [(t, "in") for a, t, b in profiles.links if (a, b) == (kind, own) and a != b]
+    if len(links) != 1:
+        return None
+    key = profiles.labels[kind].key
+    longer = replace(path, hops=(*path.hops, Hop(links[0][0], links[0][1], kind, key)))  # type: ignore[arg-type]
+    return replace(c, path=longer, shown=((len(longer.hops) + 1, key, False),), form="names")
 
 
 def own_asked(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> str | None:

@@ -128,12 +128,22 @@ def label_words(words: tuple[str, ...], labels: tuple[str, ...]) -> dict[str, tu
     return out
 
 
+def lists_last(c: CandidateQuery | Shape) -> bool:
+    """Whether ``c`` lists the nodes its pattern ends on: what the answer form can show beside each the node of
+    another kind it is linked to ("the machines in rack X and their types"; ``answer_form.linked_beside``)."""
+    if isinstance(c, CandidateQuery):
+        return c.end is None
+    plain = c.kind == "list" and c.having is None and not c.also
+    return plain and c.path.end is None and c.target == len(c.path.hops) + 1
+
+
 @feature("label_missed", AGAINST, prior=False)
 def label_missed(f: Facts) -> int:
     """How many of the graph's labels a question word names that no node of the candidate's pattern is, unless the
     pattern takes that word for something else: a condition's or ordering's property ("racks in zone 4": a rack's
-    ``zone``; "machines of type 'm'"), or a relationship type where the word is not the label's own word or its
-    plural ("tagged" names ``TAGGED`` and the tags; "routers" names the routers, whatever ``ROUTES``). "Which ports
+    ``zone``; "machines of type 'm'"), the kind a list shows beside each answer ("the machines in rack X and their
+    types": ``lists_last``), or a relationship type where the word is not the label's own word or its plural
+    ("tagged" names ``TAGGED`` and the tags; "routers" names the routers, whatever ``ROUTES``). "Which ports
     are used by processes on machine X?" is not answered through the machine's interfaces, nor "the types of
     machines in rack X" by the rack's number, nor "the versions of 'RHEL'" by its ``versions`` list."""
     c, lits = f.candidate, f.lits
@@ -149,6 +159,7 @@ def label_missed(f: Facts) -> int:
     rels = [w for t in relationship_terms(c) for w in term_words(t)]
     keys = [w for t in keys for w in term_words(t)]
     m = lits.match
+    beside = lits.lex.pattern("beside_kind").search(lits.said) if lists_last(c) else None
     out = 0
     for label, at in named.items():
         if label in held:
@@ -158,6 +169,7 @@ def label_missed(f: Facts) -> int:
             for j, whole in at
             if any(m.names(w, lits.words[j]) for w in keys)
             or (not whole and any(m.names(w, lits.words[j]) for w in rels))
+            or (beside is not None and lits.words[j] == beside.group(1).lower())
         ]
         out += len(taken) < len(at)
     return out

@@ -2279,6 +2279,44 @@ def test_a_list_gives_the_properties_asked_beside_its_display_values() -> None:
     assert answer_form(held, question_literals("What are the IPs of the switches in rack 'R1'?"), profiles) == held
 
 
+def test_a_list_shows_the_kind_the_question_asks_beside_each_answer() -> None:
+    """ "List all machines in rack R1 and their types": each machine and the type it is linked to (the pattern one
+    hop longer), and the word "types" is no kind the list misses; a property of that name is shown instead, and a
+    kind two relationship types link to the answers, or one the pattern holds, is not guessed."""
+    profiles = Profiles(
+        labels={
+            "Rack": LabelProfile("Rack", "name", []),
+            "Machine": LabelProfile("Machine", "name", []),
+            "Type": LabelProfile("Type", "name", []),
+        },
+        links={("Rack", "HOLDS", "Machine"), ("Machine", "TYPE", "Type")},
+    )
+    held = Shape(CandidateQuery(Anchor("R1", "Rack", "name"), (Hop("HOLDS", "out", "Machine", "name"),)), 2, "list")
+    q = "List all machines in rack 'R1' and their types."
+    lits = question_literals(q)
+    lits.labels = ["Rack", "Machine", "Type"]
+    assert answer_form(held, lits, profiles).text == (
+        'MATCH (x1:Rack {name: "R1"})-[:HOLDS]->(x2:Machine)-[:TYPE]->(x3:Type) '
+        "RETURN DISTINCT x2.name AS name, x3.name AS name_value"
+    )
+    assert answer_form(held.path, lits, profiles).text == answer_form(held, lits, profiles).text  # a path too
+    assert feature("label_missed", held, lits, q) == 0
+    assert feature("label_missed", replace(held, kind="count"), lits, q) == 1  # a count shows nothing beside
+    plain = answer_form(held, question_literals("List all machines in rack 'R1'."), profiles)
+    assert isinstance(plain, Shape) and plain.path == held.path and not plain.shown
+    typed = Profiles(  # the machines' own ``type``: that property, not the linked kind
+        labels=profiles.labels | {"Machine": LabelProfile("Machine", "name", [Property("Machine", "type", "text")])},
+        links=profiles.links,
+    )
+    shown = answer_form(held, question_literals("List the names of all machines in rack 'R1' and their types."), typed)
+    assert isinstance(shown, Shape) and shown.shown == ((2, "type", False),)
+    twice = Profiles(labels=profiles.labels, links={*profiles.links, ("Type", "FITS", "Machine")})
+    guessed = answer_form(held, lits, twice)  # TYPE or FITS: a guess
+    assert isinstance(guessed, Shape) and guessed.path == held.path and not guessed.shown
+    racks = answer_form(held, question_literals("List all machines in rack 'R1' and their racks."), profiles)
+    assert isinstance(racks, Shape) and racks.path == held.path and not racks.shown
+
+
 def test_a_label_noun_in_the_plural_as_english_forms_it() -> None:
     """ "switches" and "categories" are the nouns of ``Switch`` and ``Category`` (the lexicon's ``plurals``);
     "tagged" only shares a stem with ``Tag``; the number in "the first 3 switches that route through interfaces"
