@@ -38,8 +38,9 @@ demo: install
 model-qwen: install
 	$(PY) -m app models fetch qwen2.5-coder-0.5b-instruct
 
+# a test that hangs (an event loop waiting on nothing) fails after 10 minutes with every thread's stack, not CI's
 test: install
-	$(TEST_ENV) $(PY) -m pytest -q -m "not slow and not integration and not vllm and not gpu"
+	$(TEST_ENV) $(PY) -m pytest -q -m "not slow and not integration and not vllm and not gpu" --timeout=600
 
 test-slow: install
 	$(TEST_ENV) $(PY) -m pytest -q -m "slow"
