@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.cypher.candidates import CandidateQuery, Hop
+from app.cypher.candidates import CandidateQuery, Direction, Hop
 from app.cypher.shapes import Filter, Shape
-from app.text2cypher.asked import label_words, lists_last
+from app.text2cypher.asked import beside_word, label_words, lists_last
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import term_words
@@ -170,21 +170,20 @@ def linked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> Shape
     pattern one hop longer, to the one kind the word after "and their" names, each answer's display value with
     that node's; None where the word names no kind, or a kind the pattern holds already, or where not exactly one
     relationship type links the answers' kind to it (which one would be a guess)."""
-    m = lits.lex.pattern("beside_kind").search(lits.said)
-    path = c.path
-    if m is None or not lists_last(c):
-        return None
+    word, path = beside_word(lits), c.path
     own = path.node_kind(c.target)[0]
-    kinds = [k for k in label_words((m.group(1).lower(),), tuple(profiles.labels)) if k not in path.labels()]
-    if len(kinds) != 1 or not own:
+    if word is None or not own or not lists_last(c):
+        return None
+    kinds = [k for k in label_words((word,), tuple(profiles.labels)) if k not in path.labels()]
+    if len(kinds) != 1:
         return None
     kind = kinds[0]
-    links = [(t, "out") for a, t, b in profiles.links if (a, b) == (own, kind)]
-    links += [(t, "in") for a, t, b in profiles.links if (a, b) == (kind, own) and a != b]
+    links: list[tuple[str, Direction]] = [(t, "out") for a, t, b in profiles.links if (a, b) == (own, kind)]
+    links += [(t, "in") for a, t, b in profiles.links if (a, b) == (kind, own)]
     if len(links) != 1:
         return None
     key = profiles.labels[kind].key
-    longer = replace(path, hops=(*path.hops, Hop(links[0][0], links[0][1], kind, key)))  # type: ignore[arg-type]
+    longer = replace(path, hops=(*path.hops, Hop(*links[0], kind, key)))
     return replace(c, path=longer, shown=((len(longer.hops) + 1, key, False),), form="names")
 
 

@@ -13,6 +13,7 @@ from app.cypher.shapes import AGGREGATES, Shape
 from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature
+from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words
 
 
@@ -128,6 +129,13 @@ def label_words(words: tuple[str, ...], labels: tuple[str, ...]) -> dict[str, tu
     return out
 
 
+def beside_word(lits: QuestionLiterals) -> str | None:
+    """The word after "and their" that may name a kind of node shown beside each answer ("the machines in rack X and
+    their types": "types"; the lexicon's ``beside_kind``), or None."""
+    m = lits.lex.pattern("beside_kind").search(lits.said)
+    return m.group(1).lower() if m else None
+
+
 def lists_last(c: CandidateQuery | Shape) -> bool:
     """Whether ``c`` lists the nodes its pattern ends on: what the answer form can show beside each the node of
     another kind it is linked to ("the machines in rack X and their types"; ``answer_form.linked_beside``)."""
@@ -159,7 +167,7 @@ def label_missed(f: Facts) -> int:
     rels = [w for t in relationship_terms(c) for w in term_words(t)]
     keys = [w for t in keys for w in term_words(t)]
     m = lits.match
-    beside = lits.lex.pattern("beside_kind").search(lits.said) if lists_last(c) else None
+    beside = beside_word(lits) if lists_last(c) else None
     out = 0
     for label, at in named.items():
         if label in held:
@@ -169,7 +177,7 @@ def label_missed(f: Facts) -> int:
             for j, whole in at
             if any(m.names(w, lits.words[j]) for w in keys)
             or (not whole and any(m.names(w, lits.words[j]) for w in rels))
-            or (beside is not None and lits.words[j] == beside.group(1).lower())
+            or lits.words[j] == beside
         ]
         out += len(taken) < len(at)
     return out
