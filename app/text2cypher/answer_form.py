@@ -184,7 +184,7 @@ def linked_beside(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> Shape
         return None
     key = profiles.labels[kind].key
     longer = replace(path, hops=(*path.hops, Hop(*links[0], kind, key)))
-    return replace(c, path=longer, shown=((len(longer.hops) + 1, key, False),), form="names")
+    return replace(c, path=longer, shown=((longer.return_index, key, False),), form="names")
 
 
 def own_asked(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> str | None:

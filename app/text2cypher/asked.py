@@ -142,7 +142,7 @@ def lists_last(c: CandidateQuery | Shape) -> bool:
     if isinstance(c, CandidateQuery):
         return c.end is None
     plain = c.kind == "list" and c.having is None and not c.also
-    return plain and c.path.end is None and c.target == len(c.path.hops) + 1
+    return plain and c.path.end is None and c.target == c.path.return_index
 
 
 @feature("label_missed", AGAINST, prior=False)
