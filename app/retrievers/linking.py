@@ -28,7 +28,7 @@ from app.stores.vector.base import VectorHit, VectorStore, collection_name
 from app.text import STOPWORDS, surface
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.lexicon import load as load_lexicon
-from app.text2cypher.words import stem_match, term_words
+from app.text2cypher.words import noun_lemmas, stem_match, term_words
 
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
@@ -83,6 +83,9 @@ class NameIndex:
     max_tokens: int = 1
     numbers: set[tuple[str, str]] = field(default_factory=set)
     """(name, key) of the display values stored as whole numbers."""
+    categorical: set[tuple[str, str]] = field(default_factory=set)
+    """(name, key) of the values of categorical properties (a position, a country): a common noun a question may
+    say in lower case and in the plural ("which goalkeepers ...": ``Goalkeeper``)."""
     schema_words: frozenset[str] = frozenset()
     """The words of the namespace's labels, relationship types and property keys (``Tag``, ``HAS_GENRE``, ``uuid``):
     a question's lower-case word that names one of them speaks of the schema, not of a node of that name."""
@@ -92,6 +95,15 @@ class NameIndex:
         "UUID" and ``uuid``)."""
         plain = text.islower() or (text.isupper() and len(text) > 1)
         return plain and " " not in text and any(stem_match(text.lower(), w) for w in self.schema_words)
+
+    def values_of(self, word: str) -> list[tuple[str, list[str], str]]:
+        """The categorical values a single word names as a noun's singular ("goalkeepers": ``Goalkeeper``)."""
+        return [
+            entry
+            for lemma in noun_lemmas(word.lower())
+            for entry in self.by_lower.get(lemma, [])
+            if (entry[0], entry[2]) in self.categorical
+        ]
 
     def named(self, name: str) -> list[tuple[str, list[str], str]]:
         """The nodes whose display value is exactly ``name`` (case included): ``(name, labels, key)`` each."""
@@ -139,8 +151,10 @@ class EntityLinker:
         profile = await self.profiler.get(namespace)
         nodes = await named_nodes(self.graph, namespace, profile, max_rows=self.max_index_rows, timeout_s=120)
         # the values of categorical properties name the nodes that hold them ("suppliers in Japan")
-        nodes += await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
+        values = await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
+        nodes += values
         idx = NameIndex(schema_words=frozenset(w for t in profile.terms() for w in term_words(t)))
+        idx.categorical = {(v.name, v.key) for v in values}
         for node in nodes:
             if node.count > self.max_nodes_per_name:
                 continue
@@ -166,12 +180,13 @@ class EntityLinker:
                 span = question[start:end]
                 variants = {span, span.rstrip(_TRAILING), span.rstrip(_CLOSING)}
                 for text in variants:
-                    if not text or text.lower() not in idx.by_lower:
+                    entries = idx.by_lower.get(text.lower()) or (self.word_values(text, idx) if j == i else [])
+                    if not entries:
                         continue
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
                         continue
                     quoted = question[start - 1 : start] in _LEADING
-                    if j == i and idx.names_schema(text) and not quoted:
+                    if j == i and idx.names_schema(text) and not quoted and not idx.values_of(text):
                         continue  # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does)
                     s, e = start, start + len(text)
                     # the capital a sentence opens with says nothing of a name: "List the top 5 ...", "... Limit to
@@ -179,9 +194,10 @@ class EntityLinker:
                     opens = _opens_sentence(question, s) and text[1:] == text[1:].lower()
                     if j == i and not quoted and (text.islower() or opens) and self.language.speaks(text):
                         continue  # "list all unique tags": the question's own words, not a tag named "unique"
-                    for name, labels, key in idx.by_lower[text.lower()]:
+                    for name, labels, key in entries:
                         exact_case = surface(name) == text or name == text
-                        if not exact_case and (text.islower() or opens):
+                        value = len(text) > 3 and ((name, key) in idx.categorical or name.lower() != text.lower())
+                        if not exact_case and (text.islower() or opens) and not value:
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         capital = text[:1].isupper() and not opens
                         found.append(_exact_link(idx, text, name, labels, key, (s, e), exact_case, capital))
@@ -202,6 +218,15 @@ class EntityLinker:
                 continue
             chosen.append(link)
         return chosen
+
+    def word_values(self, word: str, idx: NameIndex) -> list[tuple[str, list[str], str]]:
+        """What one word names that is not written as it is stored: a categorical value as a noun's plural
+        ("goalkeepers": ``Goalkeeper``), or a place by its adjective (the lexicon's ``demonyms``: "Brazilian"
+        players, ``Brazil``)."""
+        if not word:
+            return []
+        places = self.language.demonyms.get(word.lower(), ())
+        return idx.values_of(word) or [e for p in places for e in idx.by_lower.get(p.lower(), [])]
 
     @staticmethod
     def fallback_mentions(question: str, idx: NameIndex | None = None, language: Lexicon | None = None) -> list[str]:

@@ -62,7 +62,7 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
     for element, prof in elements:
         conds: list[Condition] = []
         # an id is a condition where the question names it ("users with a uuid over 15000000")
-        ids = [*prof.identifiers, *prof.references()]
+        ids = [*(p for p in prof.identifiers if p.kind == "number"), *prof.references()]
         named_ids = [p for p in ids if lits.match.named(own_key(p.key, p.label), lits.words)]
         for p in prof.numeric() + named_ids:
             assert p.lo is not None and p.hi is not None

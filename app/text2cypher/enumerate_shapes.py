@@ -236,7 +236,7 @@ class ShapeEnumerator:
                 out.append(Shape(path, t, "list"))
                 out += [Shape(path, t, "list", limit=k) for k in lits.limits]
                 out += measures(path, t, profiles, ks, timed)
-                out += attributes(path, t, profiles, paired=True)
+                out += attributes(path, t, profiles, paired=True, lits=lits)
                 out += value_counts(path, t, profiles, lits)
                 if lits.superlative:  # "the 3 most common taglines"
                     out += commons(path, t, profiles, ks, lits.order, frequency=lits.asks_frequency)
@@ -310,7 +310,7 @@ class ShapeEnumerator:
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             end = len(path.hops) + 1
             out += measures(path, end, profiles, ks, timed)
-            out += attributes(path, end, profiles, paired=True)
+            out += attributes(path, end, profiles, paired=True, lits=lits)
             out += value_counts(path, end, profiles, lits)
             if lits.superlative:  # "the most common roles in X"
                 out += commons(path, end, profiles, ks, lits.order, frequency=lits.asks_frequency)
@@ -322,10 +322,14 @@ class ShapeEnumerator:
             out += [Shape(path, path.return_index, "list", limit=k) for k in lits.limits]
             out += [Shape(path, path.return_index, "count")] if lits.asks_count else []
         for path in entities:  # what a linked entity is, and how two of them are linked
-            out += attributes(path, 1, profiles, node=not path.hops)
+            out += attributes(path, 1, profiles, node=not path.hops, lits=lits)
             if not path.hops and profiles.shared(path.anchor):  # the nodes a value names, how many, their totals
                 out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
                 out += measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
+            for t, a in path.linked() if path.hops else []:  # the nodes a value names that the other entity pins
+                if profiles.shared(a) and not all(profiles.shared(b) for _, b in path.linked()):  # ("which
+                    out += [Shape(path, t, "list"), *(Shape(path, t, "list", limit=k) for k in lits.limits)]
+                    out += measures(path, t, profiles, ks, timed)  # goalkeepers play for X")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
                 out += schema_counts(schema, profiles, path.anchor, lits.lex)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")

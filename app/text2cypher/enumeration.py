@@ -232,7 +232,9 @@ class Enumerator:
             longer = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) == 3]
             joined = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is not None and len(c.hops) == 2]
             entities = [CandidateQuery(a, ()) for a in anchors]
-            if profiles.rels:  # what the relationship between two linked entities says: only where it says something
+            # what the relationship between two linked entities says, where it says something, and which of the
+            # nodes a linked value names are linked to the other entity
+            if profiles.rels or any(profiles.shared(a) for a in anchors):
                 with ctx.stage("candidate_enumeration"):
                     entities += await self._adjacent(namespace, anchors)
             ranker = rank.load(cfg.ranker)

@@ -154,6 +154,9 @@ class Lexicon:
     signs_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signs: tuple[tuple[str, re.Pattern[str]], ...] = ()
     """Words that compare with zero ("a negative score": ``<``), per operator (the file's ``[signs]``)."""
+    demonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The adjectives of places and the places' names ("brazilian": Brazil): what the entity linker reads as a place
+    where the graph holds no value that is the adjective itself."""
     degree: frozenset[str] = frozenset()
     """Every word of a superlative: none is a head word ("the top 5 most reviewed movies" asks for movies)."""
 
@@ -289,6 +292,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             ),
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
             signs_words={str(op): tuple(ws) for op, ws in data["signs"].items()},
+            demonyms={str(k).lower(): tuple(str(x) for x in v) for k, v in data.get("demonyms", {}).items()},
             signs=tuple(
                 (op, re.compile(r"\b(?:" + _alternation(tuple(ws)) + r")\b", _CI)) for op, ws in data["signs"].items()
             ),

@@ -44,20 +44,28 @@ def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | No
 
 
 def attributes(
-    path: CandidateQuery, t: int, profiles: Profiles, *, node: bool = True, paired: bool = False
+    path: CandidateQuery,
+    t: int,
+    profiles: Profiles,
+    *,
+    node: bool = True,
+    paired: bool = False,
+    lits: QuestionLiterals | None = None,
 ) -> list[Shape]:
     """The values of node ``x{t}``'s properties (``node``; its display property is what a list returns) and of the
     properties of the relationship next to it (the one that reaches it, or the first one when ``t`` is 1): "the
     birth years of ...", "the roles of Keanu Reeves in The Matrix". ``paired``: also each node with its value ("the
-    actors of X and their roles")."""
+    actors of X and their roles"). The label's id too where the question (``lits``) names it ("the short code of
+    X")."""
     out: list[Shape] = []
     prof = profiles.of(path, t) if node else None
     if prof is not None:
         # nor the key a linked anchor is pinned by: every value of it is the one the question states
         pinned = {a.key for var, a in path.linked() if var == t}
+        ids = [p for p in prof.identifiers if lits is not None and _named(p, lits)]
         out += [
             Shape(path, t, "attr", prop=p.key, listed=p.kind == "list")
-            for p in prof.properties
+            for p in [*prof.properties, *ids]
             if p.key != prof.key and p.key not in pinned
         ]
     if path.hops:
@@ -68,6 +76,11 @@ def attributes(
             for p in (rel.properties if rel else [])
         ]
     return out + [replace(s, paired=True) for s in out] if paired else out
+
+
+def _named(p: Property, lits: QuestionLiterals) -> bool:
+    """The question names the property by its words (the label's own left out: ``productRef`` by "ref")."""
+    return lits.match.named(own_key(p.key, p.label), lits.words)
 
 
 def value_counts(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals) -> list[Shape]:

@@ -91,8 +91,9 @@ class LabelProfile:
     categorical: tuple[str, ...] = ()
     """Its properties whose few values many nodes share (a country): a linked value of one names a set of nodes."""
     identifiers: list[Property] = field(default_factory=list)
-    """Its id property where its values are numbers: neither a measure nor an ordering, but a comparison the
-    question states on it by its name is a condition ("users with a uuid over 15000000": ``conditions``)."""
+    """Its id property: neither a measure nor an ordering, but a value a question asks for ("the short code of X":
+    ``measures.attributes``), and where its values are numbers a comparison the question states on it by its name
+    is a condition ("users with a uuid over 15000000": ``conditions``)."""
 
     def numeric(self) -> list[Property]:
         """The numbers that measure something (not a ``reference``)."""
@@ -246,9 +247,8 @@ class PropertyProfiles:
         if label is not None:  # whole numbers that number the nodes: the id's, else the display property's
             whole = [k for k in (label.id, display) if k and k in label.properties]
             sequence = next((k for k in whole if label.properties[k].kind == "integer"), "")
-        numbered = [p for p in identifiers if p.kind == "number"]
         return LabelProfile(
-            name, display, props, sequence, tuple(label.categorical) if label is not None else (), numbered
+            name, display, props, sequence, tuple(label.categorical) if label is not None else (), identifiers
         )
 
     async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:

@@ -144,6 +144,8 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     if path.end is not None and len(path.hops) == 2 and target == 2:  # what two linked entities share
         return join_reading(path)
     kinds = [words(path.node_kind(i)[0]) for i in range(1, len(path.hops) + 2)]
+    if path.end is not None and len(path.hops) == 1:  # the nodes a linked value names that the other one pins
+        return pinned_reading(path, target, kinds)
     if path.anchor.name is not None and target == 1 and path.hops:  # the anchor's nodes ("each student from X")
         return with_kind(anchor_text(path.anchor, kinds[0]), kinds[0])
     if path.anchor.name is not None:
@@ -161,6 +163,18 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
         return with_kind(read_path(f"a {kinds[-1]}", steps)[-1], kinds[0])
     ahead = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
     return with_kind(read_path(f"a {kinds[0]}", ahead)[-1], kinds[-1])
+
+
+def pinned_reading(path: CandidateQuery, target: int, kinds: Sequence[str]) -> str:
+    """One linked entity's nodes seen from the other across the one relationship between them: "player with
+    position Goalkeeper plays for Kingsbury Athletic (player)"."""
+    assert path.end is not None
+    ends = (path.anchor, path.end)
+    kind = kinds[target - 1]
+    this, other = anchor_text(ends[target - 1], kind), anchor_text(ends[2 - target], kinds[2 - target])
+    rel = words(path.hops[0].rel_type)
+    leaves = (path.hops[0].direction == "out") == (target == 1)  # the relationship leaves the nodes asked for
+    return with_kind(f"{this} {rel} {other}" if leaves else f"{rel} of {other}: {this}", kind)
 
 
 def shape_time_order(s: Shape) -> str | None:

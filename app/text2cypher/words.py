@@ -38,6 +38,13 @@ def verb_lemmas(word: str) -> frozenset[str]:
     return frozenset(getAllLemmas(word, upos="VERB").get("VERB", ()))
 
 
+@functools.lru_cache(maxsize=8192)
+def noun_lemmas(word: str) -> frozenset[str]:
+    """The nouns an English word form is a form of (``goalkeepers`` → goalkeeper), from lemminflect's dictionary
+    and its rules for words it does not know; the word itself among them."""
+    return frozenset({word, *getAllLemmas(word, upos="NOUN").get("NOUN", ())})
+
+
 @functools.lru_cache(maxsize=1024)
 def content_words(text: str) -> tuple[str, ...]:
     """A text's words that are no function words ("question" and "answer" stay: a graph of questions and answers

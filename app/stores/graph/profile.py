@@ -124,10 +124,15 @@ class PropertyProfile:
 
     @property
     def codelike(self) -> bool:
-        """Values that read as identifiers: whole numbers, or text without spaces."""
+        """Values that read as identifiers: whole numbers, or text without spaces that reads as codes or addresses
+        (``coded``, ``url_like``; a city's one-word name is no code)."""
         if self.kind == "integer":
             return True
-        return self.kind == "text" and all(isinstance(v, str) and " " not in v.strip() for v in self.samples)
+        return (
+            self.kind == "text"
+            and max(self.coded, self.url_like) >= 0.5
+            and all(isinstance(v, str) and " " not in v.strip() for v in self.samples)
+        )
 
 
 @dataclass
@@ -382,9 +387,13 @@ def choose_names(props: Mapping[str, PropertyProfile], skip: set[str], cfg: Prof
     ]
 
 
-def choose_id(props: Mapping[str, PropertyProfile], display: str | None, cfg: ProfileSettings) -> str | None:
+def choose_id(
+    props: Mapping[str, PropertyProfile], display: str | None, cfg: ProfileSettings, count: int = 0
+) -> str | None:
     """Another property that identifies each node: filled, unique (``id_min_unique``) and code-like; whole
-    numbers first."""
+    numbers first. Whole numbers identify where their key says so (``identifies_by_key``) or where they number the
+    label's ``count`` nodes (``numbers_nodes``): a stadium's capacity or a match's attendance differs from node to
+    node too, and it measures."""
     ids = [
         p
         for p in props.values()
@@ -393,9 +402,17 @@ def choose_id(props: Mapping[str, PropertyProfile], display: str | None, cfg: Pr
         and p.unique >= cfg.id_min_unique
         and p.present >= MIN_EVIDENCE
         and p.codelike
+        and (p.kind != "integer" or identifies_by_key(p.key) or numbers_nodes(p, count))
         and epoch_scale(_f(p.lo), _f(p.hi), p.kind == "integer") is None  # a time stamp identifies nothing
     ]
     return max(ids, key=lambda p: (p.kind == "integer", p.unique, p.key)).key if ids else None
+
+
+def numbers_nodes(p: PropertyProfile, count: int) -> bool:
+    """Whole numbers that could number ``count`` nodes: none below 0 and a range no wider than twice their count
+    (1 to N, with gaps where nodes were deleted)."""
+    lo, hi = _f(p.lo), _f(p.hi)
+    return lo is not None and hi is not None and lo >= 0 and hi - lo + 1 <= 2 * max(count, p.present)
 
 
 def choose_categorical(props: Mapping[str, PropertyProfile], skip: set[str], cfg: ProfileSettings) -> list[str]:
@@ -427,7 +444,7 @@ def label_profile(
 ) -> LabelProfile:
     props = profile_properties(rows, len(rows))
     display = None if label in Q.UNNAMED_LABELS else choose_display(props, cfg)
-    ident = choose_id(props, display, cfg)
+    ident = choose_id(props, display, cfg, count)
     prof = LabelProfile(label, count, props, display, ident)
     prof.categorical = choose_categorical(props, {k for k in (display, ident) if k}, cfg)
     _apply(prof, override)

@@ -84,3 +84,21 @@ def test_a_label_of_few_nodes_is_named_by_its_short_name_even_when_it_reads_as_a
     """With a handful of nodes the share of codes says little: ``DC1`` names the one data centre, not its address."""
     prof = label_profile("DataCenter", 1, [{"name": "DC1", "location": "Iceland, Reykjavik"}], CFG, None)
     assert prof.display == "name"
+
+
+def test_a_measure_every_node_holds_its_own_value_of_is_no_id() -> None:
+    """A stadium's capacity and a club's founding year differ from node to node as an id does; they measure, so
+    they stay numbers to order and total by. Whole numbers identify where their key says so or where they number
+    the nodes (1 to N, with gaps); one-word names that are no codes (a city) identify nothing either."""
+    towns = ["Riverton", "Ashford", "Kingsbury", "Eastvale", "Marlow", "Fenwick", "Oakridge", "Redcliff"]
+    stadiums = [
+        {"stadiumName": f"{t} Park {i}", "capacity": 8000 + 1913 * i, "city": t + "ville" * (i // 8)}
+        for i, t in ((i, towns[i % 8]) for i in range(30))
+    ]
+    prof = label_profile("Stadium", 30, stadiums, CFG, None)
+    assert prof.id is None and prof.numeric == ["capacity"]
+    numbered = [{**s, "seq": 3 + 2 * i} for i, s in enumerate(stadiums)]  # 3, 5, ... 61: numbers 30 nodes
+    assert label_profile("Stadium", 30, numbered, CFG, None).id == "seq"
+    keyed = [{**s, "stadiumId": 100_000 + 7919 * i} for i, s in enumerate(stadiums)]  # sparse, but its key says id
+    prof = label_profile("Stadium", 30, keyed, CFG, None)
+    assert prof.id == "stadiumId" and prof.numeric == ["capacity"]
