@@ -161,6 +161,16 @@ def stores_count(profiles: Profiles, path: CandidateQuery, t: int, other: int, l
     return False
 
 
+def middle_groups(path: CandidateQuery, lits: QuestionLiterals) -> list[Shape]:
+    """Each node between a linked entity and the end of its path whose label the words after "each" / "per" name,
+    with how many of the end it reaches ("how many players does each club in the Highland Cup League have")."""
+    end = len(path.hops) + 1
+    if path.anchor.name is None or path.end is not None:
+        return []
+    named = [t for t in range(2, end) if (label := path.node_kind(t)[0]) and lits.match.named(label, lits.per)]
+    return [Shape(path, t, "group", fn="DESC", other=end) for t in named]
+
+
 def per_group(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals) -> list[Shape]:
     """What a question asks for each of something (the words after "each" or "per", ``lits.per``): every value of a
     property of ``x{t}`` they name with how many nodes hold it ("how many customers are there in each country"),

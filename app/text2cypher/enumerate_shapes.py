@@ -24,6 +24,7 @@ from app.text2cypher.counting import (
     chain_ends,
     chains,
     is_chain_end,
+    middle_groups,
     other_end,
     per_group,
     pins_chain_end,
@@ -295,9 +296,10 @@ class ShapeEnumerator:
                         ]
         for path, targets, also in patterns if lits.per else []:  # "how many customers are there in each country"
             out += [x for t in targets if not also for x in per_group(path, t, profiles, lits)]
-        for path in paths if lits.per else []:  # each of the nodes a shared value names ("each student from Brazil")
-            if len(path.hops) == 1 and profiles.shared(path.anchor):
-                out += per_group(path, 1, profiles, lits)
+        for path in paths if lits.per else []:  # each of the nodes a shared value names ("each student from Brazil"),
+            if len(path.hops) == 1 and profiles.shared(path.anchor):  # or between the entity and the nodes counted
+                out += per_group(path, 1, profiles, lits)  # ("how many players does each club in league X have")
+            out += middle_groups(path, lits)
         # through a middle kind: only how many each target reaches
         for path in chains(schema, profiles, lits) if chain_paths is None else chain_paths:
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]

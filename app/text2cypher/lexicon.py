@@ -244,6 +244,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
         comparisons = {str(k): str(v) for k, v in data["comparisons"].items()}
         time_words = {d: tuple(ws) for d, ws in data["time"].items()}
         adverbs = {d: tuple(ws) for d, ws in data.get("time_adverbs", {}).items()}
+        verbs = {str(d): [str(p)] for d, p in data.get("time_after_verb", {}).items()}
         order_words = {d: tuple(ws) for d, ws in data["order"].items()}
         patterns = {str(k): re.compile(str(v), _CI) for k, v in pat.items()}
         tail = str(pat["compared_tail"])
@@ -287,7 +288,12 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             first=re.compile(str(pat["first"]) + r"(?:\d+|" + "|".join(numbers) + r")\b", _CI),
             number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
             time=tuple(
-                (d, re.compile(r"\b(?:" + _alternation((*ws, *adverbs.get(d, ()))) + r")\b", _CI))
+                (
+                    d,
+                    re.compile(
+                        "|".join([r"\b(?:" + _alternation((*ws, *adverbs.get(d, ()))) + r")\b", *verbs.get(d, [])]), _CI
+                    ),
+                )
                 for d, ws in time_words.items()
             ),
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),

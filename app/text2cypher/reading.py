@@ -148,9 +148,9 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
         return pinned_reading(path, target, kinds)
     if path.anchor.name is not None and target == 1 and path.hops:  # the anchor's nodes ("each student from X")
         return with_kind(anchor_text(path.anchor, kinds[0]), kinds[0])
-    if path.anchor.name is not None:
+    if path.anchor.name is not None:  # up to the target (a node between the entity and the end: "each club ...")
         hops = [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
-        return with_kind(read_path(anchor_text(path.anchor, kinds[0]), hops)[-1], kinds[-1])
+        return with_kind(read_path(anchor_text(path.anchor, kinds[0]), hops)[target - 1], kinds[target - 1])
     if not path.hops:
         return kinds[0] or "entity"
     # the pattern read from the end it does not ask for: "user provided a answer" (one hop, the first node asked),

@@ -1,6 +1,7 @@
-"""The nodes a categorical value names, as a question says it: a common noun in lower case and in the plural
-("which goalkeepers ..."), a place by its adjective ("Brazilian players"), pinned by another entity the question
-names ("... play for Ashford United")."""
+"""A small league graph none of the service's code names: the nodes a categorical value names, as a question says
+it (a common noun in lower case and in the plural, "which goalkeepers ..."; a place by its adjective, "Brazilian
+players"), pinned by another entity the question names ("... play for Ashford United"); counts for each of the
+nodes between a named entity and what is counted; "first" after a verb as the earliest."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from app.container import Container
 
-NS = "categorical_sets"
+NS = "league_schema"
 CLUBS = ["Ashford United", "Marlow Wanderers", "Fenwick Rangers"]
 POSITIONS = ["Goalkeeper", "Defender", "Midfielder", "Forward"]
 COUNTRIES = ["Brazil", "Japan", "Spain"]
@@ -20,6 +21,8 @@ FIRST = ["Luca", "Mateo", "Jonas", "Emil", "Tariq", "Kenji", "Diego", "Pavel", "
 
 def script() -> str:
     lines = [f"CREATE (:Club {{clubName: '{c}', foundedYear: {1880 + 17 * i}}});" for i, c in enumerate(CLUBS)]
+    lines.append("CREATE (:League {leagueName: 'Highland Cup'});")
+    lines += [f"MATCH (c:Club {{clubName: '{c}'}}), (l:League) CREATE (c)-[:COMPETES_IN]->(l);" for c in CLUBS[:2]]
     for i, club in enumerate(CLUBS):
         for j in range(12):
             name = f"{FIRST[j]} {club.split()[0]}son"
@@ -80,3 +83,31 @@ async def test_a_word_that_is_no_form_of_a_value_links_none(league: Container) -
     """Neither a stem a value shares ("keepers") nor a place the graph does not hold ("Swedish") is a value."""
     for question in ("Which keepers play for Ashford United?", "Which Swedish players play for Ashford United?"):
         assert [x.name for x in await league.deps.linker.link(NS, question)] == ["Ashford United"]
+
+
+async def test_a_count_for_each_node_between_the_entity_and_what_is_counted(league: Container) -> None:
+    """ "How many players does each club in the Highland Cup have?": the clubs of that league, each with how many
+    players it has, not one count of them all; read as "each club ...", not as the path to the players."""
+    t2c: Any = league.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "How many players does each club in the Highland Cup have?")
+    wanted = (
+        'MATCH (x1:League {leagueName: "Highland Cup"})<-[:COMPETES_IN]-(x2:Club)<-[:PLAYS_FOR]-(x3:Player) '
+        "RETURN x2.clubName AS name, count(DISTINCT x3) AS number ORDER BY number DESC"
+    )
+    texts = [c.text for c in e.candidates]
+    assert wanted in texts
+    assert e.readings[texts.index(wanted)] == "each club competes in Highland Cup (club) with its number of player"
+    scores = t2c.scores(e)
+    assert max(range(len(texts)), key=scores.__getitem__) == texts.index(wanted)
+    rows = await league.graph.read(NS, wanted)
+    assert {(r["name"], r["number"]) for r in rows} == {(c, 12) for c in CLUBS[:2]}
+
+
+async def test_first_after_a_verb_in_the_past_asks_for_the_earliest(league: Container) -> None:
+    t2c: Any = league.retrievers["text2cypher"]
+    e = await t2c.enumerate(NS, "Which club was founded first?")
+    assert e.lits.time_order == "ASC" and e.lits.superlative
+    scores = t2c.scores(e)
+    best = e.candidates[max(range(len(scores)), key=scores.__getitem__)]
+    assert [r["name"] for r in await league.graph.read(NS, best.execution_query())] == [CLUBS[0]]
+    assert (await t2c.enumerate(NS, "List the first 2 clubs")).lits.time_order is None  # a limit, no time
