@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval eval-league bench bench-constrained synth train-text2cypher model-qwen clean
+.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval eval-own bench bench-constrained synth train-text2cypher model-qwen clean
 
 install: $(STAMP)
 
@@ -109,11 +109,13 @@ eval: install
 	$(EVAL) --dataset musique --path $(SHARED)/musique_hipporag100 --answers 20
 	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher --limit 50
 
-# text2cypher on the project's own graph of another schema (data/league/make.py: written in session 47, a development
-# set since)
-eval-league: install
+# text2cypher on the project's own graphs of other schemas (data/league, data/library: written in session 47 with
+# their questions, development sets since)
+eval-own: install
 	$(PY) data/league/make.py
+	$(PY) data/library/make.py
 	$(EVAL) --dataset text2cypher --path data/league --modes text2cypher --fresh
+	$(EVAL) --dataset text2cypher --path data/library --modes text2cypher --fresh
 
 # schemathesis against the running service with more examples than make test's 25 per operation
 FUZZ_EXAMPLES ?= 300

@@ -17,7 +17,7 @@ from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
-from app.text2cypher.words import identity_terms, key_terms, relationship_terms, term_words
+from app.text2cypher.words import identity_terms, key_terms, own_key, relationship_terms, term_words
 
 Candidate = CandidateQuery | Shape
 
@@ -179,7 +179,18 @@ def count_form(f: Facts) -> int:
     country": ``counting.grouped``)."""
     if isinstance(f.candidate, Shape) and (f.candidate.kind == "count" or grouped(f.candidate, f.lits)):
         return 1 if f.lits.asks_count else -1 if f.candidate.kind == "count" else 0
+    if f.lits.asks_count and quantity_asked(f.candidate, f.lits):
+        return 1
     return -1 if f.lits.asks_count else 0
+
+
+def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
+    """A number of the answers' own that the word how many asks for names, every word of it said ("how many pages
+    does X have": ``pages``; not ``homeGoals`` for "how many goals"): the number is the count asked for."""
+    if not (isinstance(c, Shape) and c.kind == "attr" and c.quantity and c.prop and not c.paired and lits.heads):
+        return False
+    key = c.prop if c.prop_on is not None else own_key(c.prop, c.path.node_kind(c.target)[0])
+    return lits.match.named(key, lits.heads[:1]) and all(lits.match.named(w, lits.words) for w in term_words(key))
 
 
 @feature("counted", FOR)

@@ -64,7 +64,7 @@ def attributes(
         pinned = {a.key for var, a in path.linked() if var == t}
         ids = [p for p in prof.identifiers if lits is not None and _named(p, lits)]
         out += [
-            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list")
+            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list", quantity=_quantity(p))
             for p in [*prof.properties, *ids]
             if p.key != prof.key and p.key not in pinned
         ]
@@ -72,10 +72,15 @@ def attributes(
         on = t - 1 if t >= 2 else 1
         rel = profiles.of(path, on, edge=True)
         out += [
-            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list")
+            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list", quantity=_quantity(p))
             for p in (rel.properties if rel else [])
         ]
     return out + [replace(s, paired=True) for s in out] if paired else out
+
+
+def _quantity(p: Property) -> bool:
+    """Numbers that measure and are no point in time (``Shape.quantity``)."""
+    return p.kind == "number" and not p.reference and not p.temporal
 
 
 def _named(p: Property, lits: QuestionLiterals) -> bool:
@@ -93,6 +98,7 @@ def value_counts(path: CandidateQuery, t: int, profiles: Profiles, lits: Questio
         replace(a, kind="count")
         for a in attributes(path, t, profiles)
         if not a.listed
+        and (lits.asks_variety or not a.quantity)  # "how many pages": the number, not how many different ones
         and a.prop
         and lits.match.named(a.prop if a.prop_on is not None else own_key(a.prop, a.path.node_kind(t)[0]), lits.heads)
     ]

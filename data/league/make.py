@@ -3,7 +3,7 @@ a property of its own: ``clubName``, ``fullName``, ``stadiumName``, ``matchCode`
 integers every node holds its own value of, quantities on relationships), and 55 questions with gold Cypher written
 by hand before the service was run on it (session 47). Deterministic: ``python data/league/make.py`` writes
 ``league.cypher`` and ``questions.jsonl`` here; then ``python -m app eval --dataset text2cypher --path data/league
---modes text2cypher --fresh`` (``make eval-league``). The project's own data, not a public benchmark: the misses it
+--modes text2cypher --fresh`` (``make eval-own``). The project's own data, not a public benchmark: the misses it
 showed were fixed in session 47, so it is a development set now, not a held-out one."""
 
 import json

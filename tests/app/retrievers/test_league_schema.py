@@ -111,3 +111,18 @@ async def test_first_after_a_verb_in_the_past_asks_for_the_earliest(league: Cont
     best = e.candidates[max(range(len(scores)), key=scores.__getitem__)]
     assert [r["name"] for r in await league.graph.read(NS, best.execution_query())] == [CLUBS[0]]
     assert (await t2c.enumerate(NS, "List the first 2 clubs")).lits.time_order is None  # a limit, no time
+    assert (await t2c.enumerate(NS, "Which player joined last?")).lits.time_order == "DESC"
+
+
+async def test_how_many_of_a_number_the_answers_hold_reads_the_number(league: Container) -> None:
+    """ "How many goals has X scored?" where players hold ``goals``: the number, not a count of anything nor of how
+    many different values it takes; "how many different goal counts" still counts those."""
+    t2c: Any = league.retrievers["text2cypher"]
+    player = f"{FIRST[4]} {CLUBS[1].split()[0]}son"
+    e = await t2c.enumerate(NS, f"How many goals has {player} scored?")
+    scores = t2c.scores(e)
+    best = e.candidates[max(range(len(scores)), key=scores.__getitem__)]
+    assert best.text == f'MATCH (x1:Player {{fullName: "{player}"}}) RETURN DISTINCT x1.goals AS goals'
+    assert not any("count(DISTINCT x1.goals)" in c.text for c in e.candidates)
+    e = await t2c.enumerate(NS, f"How many different goals values do the players of {CLUBS[1]} have?")
+    assert any("count(DISTINCT x2.goals)" in c.text for c in e.candidates)
