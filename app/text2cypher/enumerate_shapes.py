@@ -328,8 +328,8 @@ class ShapeEnumerator:
             if not path.hops and profiles.shared(path.anchor):  # the nodes a value names, how many, their totals
                 out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
                 out += measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
-            for t, a in path.linked() if path.hops else []:  # the nodes a value names that the other entity pins
-                if profiles.shared(a) and not all(profiles.shared(b) for _, b in path.linked()):  # ("which
+            for t, held in path.linked() if path.hops else []:  # the nodes a value names that the other entity pins
+                if profiles.shared(held) and not all(profiles.shared(e) for _, e in path.linked()):  # ("which
                     out += [Shape(path, t, "list"), *(Shape(path, t, "list", limit=k) for k in lits.limits)]
                     out += measures(path, t, profiles, ks, timed)  # goalkeepers play for X")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
