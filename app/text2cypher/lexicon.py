@@ -236,6 +236,12 @@ def _alternation(phrases: tuple[str, ...]) -> str:
     return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
 
 
+def _time_pattern(phrases: tuple[str, ...], after_verb: str) -> re.Pattern[str]:
+    """A time superlative's words and phrases, or the lexicon's pattern of "first" / "last" after a verb."""
+    words = r"\b(?:" + _alternation(phrases) + r")\b"
+    return re.compile(f"{words}|{after_verb}" if after_verb else words, _CI)
+
+
 def parse(name: str, data: dict[str, Any]) -> Lexicon:
     """The lexicon of a lexicon file's contents (``InvalidInputError`` naming what is missing)."""
     try:
@@ -244,7 +250,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
         comparisons = {str(k): str(v) for k, v in data["comparisons"].items()}
         time_words = {d: tuple(ws) for d, ws in data["time"].items()}
         adverbs = {d: tuple(ws) for d, ws in data.get("time_adverbs", {}).items()}
-        verbs = {str(d): [str(p)] for d, p in data.get("time_after_verb", {}).items()}
+        verbs = {str(d): str(p) for d, p in data.get("time_after_verb", {}).items()}
         order_words = {d: tuple(ws) for d, ws in data["order"].items()}
         patterns = {str(k): re.compile(str(v), _CI) for k, v in pat.items()}
         tail = str(pat["compared_tail"])
@@ -288,13 +294,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             first=re.compile(str(pat["first"]) + r"(?:\d+|" + "|".join(numbers) + r")\b", _CI),
             number_word=re.compile(r"\b(" + "|".join(numbers) + r")\b", _CI),
             time=tuple(
-                (
-                    d,
-                    re.compile(
-                        "|".join([r"\b(?:" + _alternation((*ws, *adverbs.get(d, ()))) + r")\b", *verbs.get(d, [])]), _CI
-                    ),
-                )
-                for d, ws in time_words.items()
+                (d, _time_pattern((*ws, *adverbs.get(d, ())), verbs.get(d, ""))) for d, ws in time_words.items()
             ),
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
             signs_words={str(op): tuple(ws) for op, ws in data["signs"].items()},
