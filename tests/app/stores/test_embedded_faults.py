@@ -341,7 +341,9 @@ async def test_a_server_that_never_answers_fails_the_start_in_its_time_and_is_ki
         t0 = time.monotonic()
         with pytest.raises(DependencyError, match="could not save"):
             await asyncio.wait_for(server.save(0.5), 60)
-        assert time.monotonic() - t0 < 5
+        # gives up, where it took minutes: the bound is loose (once 8.9 s inside the full suite on this 2-core host,
+        # 0.5 s alone), what matters is that it ends
+        assert time.monotonic() - t0 < 30
     finally:
         other.kill()
         other.wait()
