@@ -180,7 +180,8 @@ class EntityLinker:
                 span = question[start:end]
                 variants = {span, span.rstrip(_TRAILING), span.rstrip(_CLOSING)}
                 for text in variants:
-                    entries = idx.by_lower.get(text.lower()) or (self.word_values(text, idx) if j == i else [])
+                    direct = idx.by_lower.get(text.lower(), [])
+                    entries = direct or (self.word_values(text, idx) if j == i else [])
                     if not entries:
                         continue
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
@@ -196,7 +197,7 @@ class EntityLinker:
                         continue  # "list all unique tags": the question's own words, not a tag named "unique"
                     for name, labels, key in entries:
                         exact_case = surface(name) == text or name == text
-                        value = len(text) > 3 and ((name, key) in idx.categorical or name.lower() != text.lower())
+                        value = len(text) > 3 and (not direct or (name, key) in idx.categorical)
                         if not exact_case and (text.islower() or opens) and not value:
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         capital = text[:1].isupper() and not opens

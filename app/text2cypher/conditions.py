@@ -30,6 +30,11 @@ Condition = Filter
 Conditions = dict[tuple[str, bool], list[Condition]]
 
 
+def said_property(p: Property, lits: QuestionLiterals) -> bool:
+    """The question names the property by its words (the label's own left out: ``productRef`` by "ref")."""
+    return lits.match.named(own_key(p.key, p.label), lits.words)
+
+
 async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits: QuestionLiterals) -> Conditions:
     """Per ``(label, False)`` and ``(relationship type, True)``, the conditions the question's constants allow on
     its nodes (relationships), as filters on no node yet (``filters_for`` places them)."""
@@ -63,7 +68,7 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
         conds: list[Condition] = []
         # an id is a condition where the question names it ("users with a uuid over 15000000")
         ids = [*(p for p in prof.identifiers if p.kind == "number"), *prof.references()]
-        named_ids = [p for p in ids if lits.match.named(own_key(p.key, p.label), lits.words)]
+        named_ids = [p for p in ids if said_property(p, lits)]
         for p in prof.numeric() + named_ids:
             assert p.lo is not None and p.hi is not None
             spans = [(lo, hi) for lo, hi in lits.ranges if p.lo <= lo <= p.hi and p.lo < hi <= p.hi + 10]

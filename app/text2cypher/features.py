@@ -17,7 +17,7 @@ from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
-from app.text2cypher.words import identity_terms, key_terms, own_key, relationship_terms, term_words
+from app.text2cypher.words import identity_terms, key_terms, prop_term, relationship_terms, term_words
 
 Candidate = CandidateQuery | Shape
 
@@ -189,7 +189,7 @@ def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
     does X have": ``pages``; not ``homeGoals`` for "how many goals"): the number is the count asked for."""
     if not (isinstance(c, Shape) and c.kind == "attr" and c.quantity and c.prop and not c.paired and lits.heads):
         return False
-    key = c.prop if c.prop_on is not None else own_key(c.prop, c.path.node_kind(c.target)[0])
+    key = prop_term(c)
     return lits.match.named(key, lits.heads[:1]) and all(lits.match.named(w, lits.words) for w in term_words(key))
 
 

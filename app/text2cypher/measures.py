@@ -12,10 +12,11 @@ from dataclasses import replace
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import AGGREGATES, Shape
 from app.stores.graph.base import GraphSchema
+from app.text2cypher.conditions import said_property
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import Profiles, Property
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import own_key
+from app.text2cypher.words import prop_term
 
 
 def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | None], timed: bool) -> list[Shape]:
@@ -62,7 +63,7 @@ def attributes(
     if prof is not None:
         # nor the key a linked anchor is pinned by: every value of it is the one the question states
         pinned = {a.key for var, a in path.linked() if var == t}
-        ids = [p for p in prof.identifiers if lits is not None and _named(p, lits)]
+        ids = [p for p in prof.identifiers if lits is not None and said_property(p, lits)]
         out += [
             Shape(path, t, "attr", prop=p.key, listed=p.kind == "list", quantity=_quantity(p))
             for p in [*prof.properties, *ids]
@@ -83,11 +84,6 @@ def _quantity(p: Property) -> bool:
     return p.kind == "number" and not p.reference and not p.temporal
 
 
-def _named(p: Property, lits: QuestionLiterals) -> bool:
-    """The question names the property by its words (the label's own left out: ``productRef`` by "ref")."""
-    return lits.match.named(own_key(p.key, p.label), lits.words)
-
-
 def value_counts(path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals) -> list[Shape]:
     """How many different values of ``attributes``' properties there are, where the question asks how many and one
     of its head words names the property ("how many different countries are the suppliers from":
@@ -100,7 +96,7 @@ def value_counts(path: CandidateQuery, t: int, profiles: Profiles, lits: Questio
         if not a.listed
         and (lits.asks_variety or not a.quantity)  # "how many pages": the number, not how many different ones
         and a.prop
-        and lits.match.named(a.prop if a.prop_on is not None else own_key(a.prop, a.path.node_kind(t)[0]), lits.heads)
+        and lits.match.named(prop_term(a), lits.heads)
     ]
 
 

@@ -83,8 +83,15 @@ def key_terms(c: CandidateQuery | Shape) -> list[str]:
 
     terms = [f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters if not picks(f)]
     if c.prop:
-        terms.append(c.prop if c.prop_on is not None else own_key(c.prop, label(c.prop_var or c.target)))
+        terms.append(prop_term(c))
     return terms
+
+
+def prop_term(c: Shape) -> str:
+    """The words the shape's ``prop`` says: a relationship's key as it is, a node's beyond its label's
+    (``own_key``)."""
+    assert c.prop is not None
+    return c.prop if c.prop_on is not None else own_key(c.prop, c.path.node_kind(c.prop_var or c.target)[0])
 
 
 @functools.lru_cache(maxsize=4096)
