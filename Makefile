@@ -114,8 +114,10 @@ eval: install
 eval-own: install
 	$(PY) data/league/make.py
 	$(PY) data/library/make.py
+	$(PY) data/airline/make.py
 	$(EVAL) --dataset text2cypher --path data/league --namespace league --modes text2cypher --fresh
 	$(EVAL) --dataset text2cypher --path data/library --namespace library --modes text2cypher --fresh
+	$(EVAL) --dataset text2cypher --path data/airline --namespace airline --modes text2cypher --fresh
 
 # schemathesis against the running service with more examples than make test's 25 per operation
 FUZZ_EXAMPLES ?= 300
