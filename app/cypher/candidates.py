@@ -180,7 +180,7 @@ class CandidateQuery:
         if index == 1:
             return self.anchor.label, self.anchor.display or self.anchor.key
         if self.end is not None and index == len(self.hops) + 1:
-            return self.end.label, self.end.key
+            return self.end.label, self.end.display or self.end.key
         hop = self.hops[index - 2]
         return hop.label, hop.key
 

@@ -204,6 +204,16 @@ def value_counts(name: str, key: str, *, edge: bool = False) -> str:
     return f"MATCH {element} WHERE n.`{k}` IS NOT NULL RETURN n.`{k}` AS v, count(*) AS c"
 
 
+def list_element_counts(label: str, key: str) -> str:
+    """Each distinct element of the ``label`` nodes' list property ``key`` (``v``) and how many nodes hold it
+    (``c``): the values of a list of kinds (skills, genres, languages) a question may name."""
+    k = ident(key, "property key")
+    return (
+        f"MATCH (n:`{ident(label, 'label')}`) WHERE n.`{k}` IS NOT NULL UNWIND n.`{k}` AS v "
+        "RETURN v, count(DISTINCT n) AS c"
+    )
+
+
 def relationship_sample(rel_type: str) -> str:
     """The property maps of at most ``$sample`` relationships of ``rel_type`` (``p``)."""
     return f"MATCH ()-[r:`{ident(rel_type, 'relationship type')}`]->() WITH r LIMIT $sample RETURN properties(r) AS p"

@@ -139,6 +139,8 @@ class Filter:
     said: str | None = field(default=None, compare=False)
     """How the question put it, where the value is no longer what it said ("before 2021" for a Unix time): what a
     reading shows in place of the comparison and value."""
+    stated: float | None = field(default=None, compare=False)
+    """The number the question stated, where the value holds it in another form (the year 2021 of a date)."""
 
     def cypher(self) -> str:
         if self.op == UNLINKED:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from app.text import identifier_words
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import Matcher
+from app.text2cypher.words import Matcher, noun_lemmas
 
 
 def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
@@ -69,15 +69,24 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
 
 
 def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
-    """Set ``lits.values``: the values of relationships' categorical properties (``Profiles.values``) the question
+    """Set ``lits.values``: the values of relationships' categorical properties (``Profiles.values``) and of nodes'
+    lists of kinds (``Profiles.listed``) the question
     names outside quotes, as a whole word run in any case ("taught in fall 2023"), unless the run is one lower-case
-    word (a value such as "active" or "lead" is also a plain word of the question). A number inside such a value is
-    part of it ("Fall 2023"), no constant of its own."""
+    word (a value such as "active" or "lead" is also a plain word of the question) other than a noun's plural ("the
+    developers on X": ``Developer``). A number inside such a value is part of it ("Fall 2023"), no constant of its
+    own."""
     said = lits.said
-    for value in dict.fromkeys(v for vs in profiles.values.values() for v in vs):
+    words = re.findall(r"[A-Za-z]+", said)
+    plurals = {lemma: w for w in words for lemma in noun_lemmas(w.lower()) if lemma != w.lower()}
+    for value in dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs):
         if value in lits.texts:
             continue
         m = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, flags=re.IGNORECASE)
+        if m is None and value.lower() in plurals:  # "the developers on X": the value Developer, in the plural
+            m = re.search(rf"(?<!\w){plurals[value.lower()]}(?!\w)", said, flags=re.IGNORECASE)
+            if m is not None:
+                lits.values.append(value)
+            continue
         if m is None or (" " not in value and m.group(0).islower()):
             continue
         lits.values.append(value)
@@ -96,7 +105,13 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     "of" does, after them ("the names and IPs of all switches": what they are of). A head word followed by a label's
     noun is one noun phrase whose last word is its head ("all software versions for X" asks for versions, "which
     machine types" for types, "the most frequently commented tags" for tags): that word comes first. It must be the
-    label's noun itself ("questions tagged with X" is no phrase: "tagged" only shares a stem with ``Tag``)."""
+    label's noun itself ("questions tagged with X" is no phrase: "tagged" only shares a stem with ``Tag``). Words
+    before that noun that name a flag of its label ("which low-cost airlines", ``lowCost``) say which of them are asked
+    for (``flagged_kind``): the noun is the head."""
+    flagged = flagged_kind(lits, profiles)
+    if flagged is not None:
+        noun, flags = flagged
+        lits.heads = [noun, *(h for h in lits.heads if h != noun and h not in flags)]
     head = next((h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None)
     owner = lits.lex.patterns["owner"].search(lits.said) if head is None and lits.heads else None
     if owner is not None and any(is_label_noun(owner.group(1), label, lits) for label in profiles.labels):
@@ -110,6 +125,33 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     lits.plural_kind = head is not None and head == lits.heads[0] and is_plural_label_noun(head, lits, profiles)
     lits.nameless = profiles.nameless()
     lits.labels = list(profiles.labels)
+
+
+def flagged_kind(lits: QuestionLiterals, profiles: Profiles) -> tuple[str, list[str]] | None:
+    """``(noun, flag words)`` where the question's head words open with words that each name a boolean property of
+    the label the noun right after them names ("which low-cost airlines", "all international airports in X"): an
+    adjective that picks some of those nodes (a condition, ``conditions.stated``), not a property asked for."""
+    if not lits.heads or lits.heads[0] not in lits.words:
+        return None
+    start = lits.words.index(lits.heads[0])
+    for i in range(start, min(len(lits.words), start + FLAG_WORDS + 1)):
+        labels = [label for label in profiles.labels if is_label_noun(lits.words[i], label, lits)]
+        if labels:
+            flags = lits.words[start:i]
+            flagged = all(
+                any(
+                    p.kind == "bool" and lits.match.named(p.key, [w])
+                    for lab in labels
+                    for p in profiles.labels[lab].properties
+                )
+                for w in flags
+            )
+            return (lits.words[i], flags) if flags and flagged else None
+    return None
+
+
+FLAG_WORDS = 3
+"""How many words before a label's noun may name its flags ("which low-cost airlines")."""
 
 
 def about_the_graph(lits: QuestionLiterals, terms: Sequence[str]) -> bool:

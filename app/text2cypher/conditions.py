@@ -84,6 +84,13 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
                 if p.lo <= v <= p.hi and v not in ends
                 for op in ops(v, lits)
             ]
+            # "less than 20 million" of ``budgetMillions``: the number said, where the key says its scale
+            conds += [
+                replace(Filter(0, p.key, op, num(said)), stated=v)
+                for v, (said, scale) in lits.scaled.items()
+                if p.lo <= said <= p.hi and any(w.rstrip("s") == scale for w in term_words(p.key))
+                for op in ops(v, lits)
+            ]
             if p.whole:
                 conds += [Filter(0, p.key, MOD, k) for k in lits.divisors if k <= max(abs(p.lo), abs(p.hi))]
         for p in prof.properties:  # a year said of a date held as text or as Unix time ("asked before 2021")
@@ -91,7 +98,15 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
                 held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]
                 conds += [year_filter(p, op, y, lits) for y in held for op in ops(y, lits)]
         said = texts + lits.values if element[1] else texts  # a relationship's value, named without quotes
-        found = await asyncio.gather(*(textops(p, s, element[1]) for p in prof.text() for s in said))
+        pairs = [(p, s) for p in prof.text() for s in said]
+        pairs += [  # an element of a node's list of kinds, likewise ("the employees who know Kubernetes")
+            (p, v)
+            for p in prof.text()
+            if p.kind == "list" and not element[1]
+            for v in lits.values
+            if v in profiles.listed.get((element[0], p.key), ())
+        ]
+        found = await asyncio.gather(*(textops(p, s, element[1]) for p, s in pairs))
         conds += [c for group in found for c in group]
         own = stated(prof.properties, lits)
         conds += own
@@ -201,9 +216,9 @@ def year_filter(p: Property, op: str, year: int, lits: QuestionLiterals) -> Filt
     text (which orders as time does), or Unix time (``Property.epoch``), compared with the time the years begin.
     In 1996 is ``STARTS WITH "1996"`` (Unix time: from the start of 1996 to the start of 1997), after 1996 ``>=``
     the start of 1997, before 1996 ``<`` the start of 1996. A Unix time's reading says the year as the question did
-    ("before 2021", not "< 1609459200")."""
-    f = _year_comparison(p, op, year)
-    return f if p.epoch is None else replace(f, said=f"{lits.lex.op_words.get(op, op)} {year}")
+    ("before 2021", not "< 1609459200"; a date as text "in 2024", not "starting with '2024'"), and the filter counts as
+    a constant the question states (``features.constants_used``)."""
+    return replace(_year_comparison(p, op, year), said=f"{lits.lex.op_words.get(op, op)} {year}", stated=float(year))
 
 
 def _year_comparison(p: Property, op: str, year: int) -> Filter:

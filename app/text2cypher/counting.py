@@ -53,18 +53,25 @@ def chains(
     schema: GraphSchema, profiles: Profiles, lits: QuestionLiterals, *, middle: bool = False
 ) -> list[CandidateQuery]:
     """Two relationships through a middle kind, where the question names both ends' kinds and one of the two
-    relationships by a word that is no label's noun: "the users who provided answers to the most questions" is
-    (User)-[PROVIDED]->(Answer)-[ANSWERED]->(Question). A turn back along one relationship type is a sharing
-    pattern, and two types of one verb a relationship made a node (``base_shapes``), not chains here. What a chain
-    asks is how many of one end each node of the other reaches (``by_count``). ``middle``: instead, the chains whose
-    middle kind, one of neither end, the question names as well ("the top 3 types of machines by RAM in racks in zone
-    4"), whatever names their relationships: what one end is (``chain_ends``)."""
+    relationships by a word that is no label's noun ("the users who provided answers to the most questions" is
+    (User)-[PROVIDED]->(Answer)-[ANSWERED]->(Question)), or, where one end is what the question's "most" counts, no
+    relationship joins the two ends ("which country has the most airports"). A turn back along one relationship
+    type is a sharing pattern, and two types of one verb a relationship made a node (``base_shapes``), not chains
+    here. What a chain asks is how many of one end each node of the other reaches (``by_count``). ``middle``:
+    instead, the chains whose middle kind, one of neither end, the question names as well ("the top 3 types of
+    machines by RAM in racks in zone 4"), whatever names their relationships: what one end is (``chain_ends``)."""
     labels = profiles.labels
     named = {label for label in labels if lits.match.named(label, lits.words)}
     # a relationship is named by a word of its own, not by a label's noun ("answers" names no ANSWERED); the chains
     # through a named middle kind need none
     verbs = [] if middle else [w for w in lits.words if not any(is_label_noun(w, label, lits) for label in labels)]
     hops = both_ways(schema, profiles)
+    # two named kinds no relationship joins need no word for one where the question asks which of one has the most of
+    # the other: "which country has the most airports" is (Country)<-[LOCATED_IN]-(City)<-[SERVES]-(Airport)
+    adjacent = {(a, hop.label) for a, hop in hops}
+    noun = lits.most_noun
+    most = next((label for label in labels if noun is not None and is_label_noun(noun, label, lits)), None)
+    unjoined = not middle and most is not None
     out: list[CandidateQuery] = []
     seen: set[tuple[str, str, str, str, str]] = set()
     for a, one in hops:
@@ -79,7 +86,8 @@ def chains(
                 continue  # the same chain read from its other end
             if middle and (b not in named or b in (a, c)):
                 continue
-            if not middle and not any(lits.match.named(r, verbs) for r in (one.rel_type, two.rel_type)):
+            said = any(lits.match.named(r, verbs) for r in (one.rel_type, two.rel_type))
+            if not middle and not said and not (unjoined and (a, c) not in adjacent and most in (a, c)):
                 continue
             seen.add(key)
             out.append(CandidateQuery(Anchor(None, a, labels[a].key), (one, two)))

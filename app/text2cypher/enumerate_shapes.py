@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.shapes import ABSENT, EXISTS, UNLINKED, Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.asks import counts_kind
 from app.text2cypher.conditions import conditions as find_conditions
@@ -30,14 +30,14 @@ from app.text2cypher.counting import (
     pins_chain_end,
     staged_by_count,
 )
-from app.text2cypher.measures import attributes, commons, either_way, measures, schema_counts, value_counts
+from app.text2cypher.measures import attributes, commons, either_way, measures, pinned, schema_counts, value_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, answer_counts
 from app.text2cypher.words import term_words
 
 ANCHORED_CONDITIONED = 3
-"""How many of the most relevant entity-anchored paths have their answers listed with a limit (and, for one-hop
-paths, with a condition)."""
+"""How many of the most relevant entity-anchored paths of one hop, and of two, have their answers listed with a limit
+and with a condition."""
 
 
 Scorer = Callable[[list[Shape]], Awaitable[list[float] | None]]
@@ -130,11 +130,14 @@ class ShapeEnumerator:
             if is_chain_end(x, chained) and (x.prop is None or lits.match.named(x.prop, lits.words)) and x not in level
         ]
         # one condition on the answers of the most relevant one-hop entity paths ("the movies Laurence Fishburne
-        # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart:
-        # in the beam they crowded out the label-anchored shapes' second condition
-        near = [p for p in paths if len(p.hops) == 1][:ANCHORED_CONDITIONED]
-        anchored = [Shape(p, 2, "list", limit=k) for p in near for k in [None, *lits.limits]]
-        once = [replace(s, filters=(f,)) for s in anchored for f in filters_for(s, conditions, profiles)]
+        # acted in, released after 2000"; the plain list is the path itself, a candidate already), scored apart (in
+        # the beam they crowded out the label-anchored shapes' second condition), and of the most relevant two-hop
+        # ones, a value the question states ("the international airports in France"; not "with a start time")
+        near = [p for n in (1, 2) for p in [p for p in paths if len(p.hops) == n][:ANCHORED_CONDITIONED]]
+        anchored = [Shape(p, len(p.hops) + 1, "list", limit=k) for p in near for k in [None, *lits.limits]]
+        pairs = [(s, f) for s in anchored for f in filters_for(s, conditions, profiles)]
+        valued = [(s, f) for s, f in pairs if len(s.hops) == 1 or f.op not in (EXISTS, ABSENT, UNLINKED)]
+        once = [replace(s, filters=(f,)) for s, f in valued]
         if once:
             await score(once)
         for _ in range(2):
@@ -323,15 +326,13 @@ class ShapeEnumerator:
         for path in joined:  # what two linked entities share: the first k of it, how many
             out += [Shape(path, path.return_index, "list", limit=k) for k in lits.limits]
             out += [Shape(path, path.return_index, "count")] if lits.asks_count else []
+            out += pinned(path, profiles, lits, ks, timed)  # ("which passengers with Gold status booked flights of X")
         for path in entities:  # what a linked entity is, and how two of them are linked
             out += attributes(path, 1, profiles, node=not path.hops, lits=lits)
             if not path.hops and profiles.shared(path.anchor):  # the nodes a value names, how many, their totals
                 out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
                 out += measures(path, 1, profiles, ks, timed)  # ("the total freight of orders shipped to France")
-            for t, held in path.linked() if path.hops else []:  # the nodes a value names that the other entity pins
-                if profiles.shared(held) and not all(profiles.shared(e) for _, e in path.linked()):  # ("which
-                    out += [Shape(path, t, "list"), *(Shape(path, t, "list", limit=k) for k in lits.limits)]
-                    out += measures(path, t, profiles, ks, timed)  # goalkeepers play for X")
+            out += pinned(path, profiles, lits, ks, timed) if path.hops else []  # ("which goalkeepers play for X")
             if lits.asks_count and not path.hops:  # how many of a kind it is linked to, none included ("how many
                 out += schema_counts(schema, profiles, path.anchor, lits.lex)  # people reviewed X": 0)
         for path in paths[:ANCHORED_CONDITIONED]:  # ... and the first k of them ("the first 3 actors in X")

@@ -127,10 +127,9 @@ def constants_used(f: Facts) -> int:
     if isinstance(c, CandidateQuery):
         return quoted
     values: set[object] = set()
-    stated = 0  # a year stated of a Unix time ("asked before 2021"): the filter holds the time, not the year
     for flt in c.filters:
-        if flt.said is not None:
-            stated += 1
+        if flt.stated is not None:  # a year stated of a date ("asked before 2021"): the filter holds its time
+            values.add(flt.stated)
         elif flt.op == "range":  # a decade is one constant, "from 1990 to 2000" two
             lo, hi = flt.value
             values.add(lo)
@@ -159,7 +158,7 @@ def constants_used(f: Facts) -> int:
     limit = c.limit is not None and c.limit in lits.limits and c.limit not in once and not threshold
     compared = compares and c.limit in once
     again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
-    return used + stated + quoted + limit + having - again - compared
+    return used + quoted + limit + having - again - compared
 
 
 @feature("schema_named", FOR)
@@ -176,12 +175,28 @@ def count_form(f: Facts) -> int:
     """+1 for a count when the question asks how many, -1 for one when it does not, and -1 for any other candidate
     when it does: the cross-encoder reads "how many movies were released after 2000" and the list of those movies as
     nearly the same. Counts for each of what "each" / "per" names are counts ("how many customers in each
-    country": ``counting.grouped``)."""
+    country": ``counting.grouped``). 0 for a count of a property's values where the question counts a kind
+    (``counts_values_of_another``)."""
     if isinstance(f.candidate, Shape) and (f.candidate.kind == "count" or grouped(f.candidate, f.lits)):
+        if f.lits.asks_count and counts_values_of_another(f.candidate, f.lits):
+            return 0
         return 1 if f.lits.asks_count else -1 if f.candidate.kind == "count" else 0
     if f.lits.asks_count and quantity_asked(f.candidate, f.lits):
         return 1
     return -1 if f.lits.asks_count else 0
+
+
+def counts_values_of_another(c: Shape, lits: QuestionLiterals) -> bool:
+    """A count of a property's different values where the word how many asks for names a kind, not the property
+    ("how many cities are there on each continent" counts cities, not continents)."""
+    head = lits.heads[0] if lits.heads else None
+    return (
+        c.kind == "count"
+        and bool(c.prop)
+        and head is not None
+        and head == lits.kind_head
+        and not (lits.match.named(prop_term(c), [head]))
+    )
 
 
 def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:

@@ -94,6 +94,8 @@ class Lexicon:
     name: str
     number_words: dict[str, int]
     """Small counts written as words ("three")."""
+    scales: dict[str, int]
+    """Words after a number that multiply it ("5 million")."""
     frame: frozenset[str]
     """Words that open a question or say how many before the noun it asks for."""
     range_joins: frozenset[str]
@@ -159,6 +161,24 @@ class Lexicon:
     where the graph holds no value that is the adjective itself."""
     degree: frozenset[str] = frozenset()
     """Every word of a superlative: none is a head word ("the top 5 most reviewed movies" asks for movies)."""
+
+    def scaled(self, text: str) -> tuple[str, dict[float, tuple[float, str]]]:
+        """``text`` with each number a scale word multiplies written out ("5 million": "5000000"), and per number
+        written out, the number said and its scale word (``{5000000: (5, "million")}``): a property whose key says
+        the scale ("budgetMillions") holds the number said."""
+        scalings: dict[float, tuple[float, str]] = {}
+
+        def times(m: re.Match[str]) -> str:
+            said, word = float(m.group(1).replace(",", "")), m.group(2).lower()
+            value = said * self.scales[word]
+            scalings[value] = (said, word)
+            return str(int(value)) if value.is_integer() else str(value)
+
+        return (self._scaled.sub(times, text), scalings) if self.scales else (text, scalings)
+
+    @functools.cached_property
+    def _scaled(self) -> re.Pattern[str]:
+        return re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(" + "|".join(self.scales) + r")\b", _CI)
 
     def pattern(self, name: str) -> re.Pattern[str]:
         return self.patterns[name]
@@ -261,6 +281,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
         return Lexicon(
             name=name,
             number_words=numbers,
+            scales={str(k).lower(): int(v) for k, v in w.get("scales", {}).items()},
             frame=frozenset(w["frame"]),
             range_joins=frozenset(w["range_joins"]),
             count_words=tuple(w["count"]),

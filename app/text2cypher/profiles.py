@@ -20,10 +20,13 @@ from app.stores.graph.profile import (
     SchemaProfiler,
     epoch_scale,
     identifies_by_key,
+    list_values,
     relationship_values,
     value_kind,
 )
 
+LIST_KINDS = 200
+"""A list property with more distinct elements than this holds no kinds (tags by the thousand, free text)."""
 YEAR_RANGE = (1000, 2100)
 """A numeric property whose values are all whole numbers in this range is read as a year (``Property.temporal``)."""
 
@@ -129,6 +132,9 @@ class Profiles:
     values: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     """Per ``(relationship type, key)`` of a categorical property of relationships, its values
     (``RelationshipProfile.categorical``): the ones a question names are conditions (``asks.stated_values``)."""
+    listed: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """Per ``(label, key)`` of a list of kinds (skills, genres), its elements (``profile.list_values``): the ones a
+    question names are conditions on the nodes that hold them (``asks.stated_values``)."""
 
     def __bool__(self) -> bool:
         return bool(self.labels)
@@ -257,6 +263,7 @@ class PropertyProfiles:
         rels = await asyncio.gather(*(self._profile(namespace, t, edge=True) for t in schema.relationship_types))
         schema_profile = await self.profiler.get(namespace)
         values = await relationship_values(self.graph, namespace, schema_profile, max_values=10_000, timeout_s=120)
+        listed = await list_values(self.graph, namespace, schema_profile, max_values=LIST_KINDS, timeout_s=120)
         links = {(a, rp.type, b) for rp in schema_profile.relationships.values() for a, b, _ in rp.endpoints if a and b}
         single = single_links(schema_profile.relationships.values())
         return Profiles(
@@ -265,6 +272,7 @@ class PropertyProfiles:
             single,
             links,
             values,
+            listed,
         )
 
 

@@ -43,6 +43,7 @@ FIRST_WORDS = 3
 class QuestionLiterals:
     numbers: list[float] = field(default_factory=list)
     """Every number the question states (not inside quotes)."""
+    scaled: dict[float, tuple[float, str]] = field(default_factory=dict)  # "5 million": ``Lexicon.scaled``
     ranges: list[tuple[float, float]] = field(default_factory=list)
     """``[lo, hi)`` intervals: a decade ("1990s") or a pair of numbers ("from 1990 to 2000", inclusive)."""
     limits: list[int] = field(default_factory=list)
@@ -225,7 +226,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         asks_sharing=P["sharing"].search(question) is not None,
         lex=lex,
     )
-    bare = _QUOTED.sub(" ", question)  # numbers and words outside quoted text
+    bare, out.scaled = lex.scaled(_QUOTED.sub(" ", question))  # numbers and words outside quotes; "5 million"
     out.at_least = P["at_least"].search(question) is not None
     out.said = bare
     out.words = list(content_words(bare))
@@ -340,8 +341,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         if value.is_integer() and 1 <= value <= lex.max_limit:
             out.limits.append(int(value))
             out.limit_words.setdefault(int(value), list(content_words(bare[m.end() :]))[:LIMIT_WORDS])
-        # two numbers joined as one span ("between 1990 and 2000", "from 1990 to 2000", "1990-2000") are a range,
-        # inclusive; two numbers of separate conditions ("after 2005 ... before 1960") are not
+        # two numbers joined as one span ("between 1990 and 2000") are a range, inclusive (not two conditions)
         if previous is not None and bare[previous[1] : m.start()].strip().lower() in lex.range_joins:
             a, b = sorted((previous[0], value))
             if a < b:

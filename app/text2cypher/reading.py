@@ -144,8 +144,8 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
     if path.end is not None and len(path.hops) == 2 and target == 2:  # what two linked entities share
         return join_reading(path)
     kinds = [words(path.node_kind(i)[0]) for i in range(1, len(path.hops) + 2)]
-    if path.end is not None and len(path.hops) == 1:  # the nodes a linked value names that the other one pins
-        return pinned_reading(path, target, kinds)
+    if path.end is not None and target in (1, len(path.hops) + 1):  # the nodes a linked value names that the other
+        return pinned_reading(path, target, kinds)  # one pins
     if path.anchor.name is not None and target == 1 and path.hops:  # the anchor's nodes ("each student from X")
         return with_kind(anchor_text(path.anchor, kinds[0]), kinds[0])
     if path.anchor.name is not None:  # up to the target (a node between the entity and the end: "each club ...")
@@ -166,12 +166,24 @@ def node_reading(path: CandidateQuery | Shape, target: int) -> str:
 
 
 def pinned_reading(path: CandidateQuery, target: int, kinds: Sequence[str]) -> str:
-    """One linked entity's nodes seen from the other across the one relationship between them: "player with
-    position Goalkeeper plays for Kingsbury Athletic (player)"."""
+    """One linked entity's nodes seen from the other across the relationships between them: "player with
+    position Goalkeeper plays for Kingsbury Athletic (player)"; "passenger booked operates of Pacifica Airlines:
+    passenger with loyalty tier Gold (passenger)" (two)."""
     assert path.end is not None
-    ends = (path.anchor, path.end)
+    first = target == 1
+    ends = (path.anchor, path.end) if first else (path.end, path.anchor)
     kind = kinds[target - 1]
-    this, other = anchor_text(ends[target - 1], kind), anchor_text(ends[2 - target], kinds[2 - target])
+    this, other = anchor_text(ends[0], kind), anchor_text(ends[1], kinds[-1 if first else 0])
+    if len(path.hops) > 1:  # read from the other entity along the path
+        steps: list[tuple[str, Direction, str]] = (
+            [
+                (h.rel_type, REVERSED[h.direction], k)
+                for h, k in zip(reversed(path.hops), reversed(kinds[:-1]), strict=True)
+            ]
+            if first
+            else [(h.rel_type, h.direction, k) for h, k in zip(path.hops, kinds[1:], strict=True)]
+        )
+        return with_kind(f"{read_path(other, steps)[-1]}: {this}", kind)
     rel = words(path.hops[0].rel_type)
     leaves = (path.hops[0].direction == "out") == (target == 1)  # the relationship leaves the nodes asked for
     return with_kind(f"{this} {rel} {other}" if leaves else f"{rel} of {other}: {this}", kind)

@@ -145,11 +145,11 @@ class Matcher:
 
     def _names(self, term_word: str, word: str) -> bool:
         """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
-        or "writers"), or the word contains the schema word's first four letters (a compound: ``written`` in
-        "screenwriters", ``rating`` in "ratings"), or the word is an adjective comparing by that measure ("longest"
-        names ``duration``: the lexicon's ``measures``). A schema word of two letters is named by itself or its plural
-        only ("IPs" names ``ip``). A word of the question's frame names a schema word only as itself or its plural
-        ("list" names no ``LISTENS``; "name" names ``name``)."""
+        or "writers"), or the word begins with the schema word's first four letters or ends in a form of it they
+        begin (a compound: ``written`` in "screenwriters", ``rating`` in "ratings"; ``_compound``), or the word is an
+        adjective comparing by that measure ("longest" names ``duration``: the lexicon's ``measures``). A schema word
+        of two letters is named by itself or its plural only ("IPs" names ``ip``). A word of the question's frame
+        names a schema word only as itself or its plural ("list" names no ``LISTENS``; "name" names ``name``)."""
         if len(term_word) < 3:  # too short for a stem: the word itself or its plural ("IPs")
             return word in (term_word, term_word + "s")
         if word in self.lex.frame:  # "list" names no ``LISTENS``, "provide" no ``PROVIDED``; "name" names ``name``
@@ -157,9 +157,21 @@ class Matcher:
         return (
             stem_match(term_word, word)
             or any(stem_match(term_word, m) for m in self.lex.measures.get(word, ()))
-            or (len(term_word) >= 4 and term_word[:4] in word)
+            or (len(term_word) >= 4 and self._compound(term_word, word))
             or self.same_verb(term_word, word)
         )
+
+    def _compound(self, term_word: str, word: str) -> bool:
+        """``word`` begins with the schema word's first four letters ("ratings": ``rating``), or ends in a form of it
+        that they begin ("screenwriters": ``written``); not four letters inside another word ("department" names no
+        ``MENTORS``)."""
+        at = word.find(term_word[:4])
+        while at > 0:
+            tail = word[at:]  # a word of its own, not a suffix ("ment")
+            if len(tail) >= len(term_word) - 2 and (stem_match(term_word, tail) or self.same_verb(term_word, tail)):
+                return True
+            at = word.find(term_word[:4], at + 1)
+        return at == 0
 
     def named(self, term: str, qwords: Sequence[str]) -> bool:
         return any(self.names(w, q) for w in term_words(term) for q in qwords)

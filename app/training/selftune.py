@@ -229,7 +229,17 @@ async def build_pairs(
     r = Text2CypherRetriever(base.deps, base.config.model_copy(update={"expand_beam": expand_beam}))
     rng = random.Random(seed)
     idx = await c.deps.linker.index(namespace)
-    entries = sorted({(name, tuple(labels), key) for group in idx.by_lower.values() for name, labels, key in group})
+    # anchored at display values and other names, not at codes that identify (a node is asked about by its name)
+    profile = await c.profiler.get(namespace)
+    ids = {(lp.label, lp.id) for lp in profile.labels.values() if lp.id}
+    entries = sorted(
+        {
+            (name, tuple(labels), key)
+            for group in idx.by_lower.values()
+            for name, labels, key in group
+            if not any((label, key) in ids for label in labels)
+        }
+    )
     names = Counter(name for name, _, _ in entries)
     anchors = [anchor_of(name, labels, key) for name, labels, key in entries if names[name] == 1]
     rng.shuffle(anchors)

@@ -554,12 +554,16 @@ async def named_nodes(
     graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_rows: int, timeout_s: float
 ) -> list[NamedNode]:
     """Every node with a display value, read label by label through the profile (a node of several labels once
-    per distinct display property), and by each of its label's other names (``LabelProfile.names``); text and
-    whole-number values only."""
+    per distinct display property), and by each of its label's other names (``LabelProfile.names``) and its id where
+    the id is text (a code a question names: "the airport with code LHR"; a whole-number id would link any number a
+    question states, and no question names a hash or a URL); text and whole-number values only."""
     out: dict[tuple[str, tuple[str, ...], str], NamedNode] = {}
     counted: dict[tuple[str, tuple[str, ...], str], Counter[str]] = defaultdict(Counter)
     for lp in profile.labels.values():
-        for key in [lp.display, *lp.names] if lp.display else []:  # its display value, and its other names
+        ident = lp.properties.get(lp.id) if lp.id else None
+        spoken = ident is not None and ident.kind == "text" and ident.opaque < 0.5 and ident.url_like < 0.5
+        text_id = [lp.id] if spoken and lp.id else []  # no question names a hash or an address
+        for key in [lp.display, *lp.names, *text_id] if lp.display else []:  # its display value, other names, id
             rows = await graph.read(namespace, Q.display_values(lp.label, key), max_rows=max_rows, timeout_s=timeout_s)
             for r in rows:
                 v = r.get("v")
@@ -583,6 +587,26 @@ async def relationship_values(
             q = Q.value_counts(rp.type, key, edge=True)
             rows = await graph.read(namespace, q, max_rows=max_values, timeout_s=timeout_s)
             out[(rp.type, key)] = [v for r in rows if isinstance(v := r.get("v"), str) and v.strip()]
+    return out
+
+
+async def list_values(
+    graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_values: int, timeout_s: float
+) -> dict[tuple[str, str], list[str]]:
+    """Per ``(label, key)`` of a node property that holds lists of text, the elements of a list of kinds: few
+    (``max_values`` at most), each held by two nodes on average, with a letter in them (a skill, a genre; not a
+    version number): constants a question may name as a condition ("the employees who know Kubernetes")."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for lp in profile.labels.values():
+        for key, p in lp.properties.items():
+            if p.kind != "list":
+                continue
+            q = Q.list_element_counts(lp.label, key)
+            rows = await graph.read(namespace, q, max_rows=max_values + 1, timeout_s=timeout_s)
+            held = [(v, r.get("c") or 0) for r in rows if isinstance(v := r.get("v"), str) and v.strip()]
+            if not held or len(rows) > max_values or sum(c for _, c in held) < 2 * len(held):
+                continue
+            out[(lp.label, key)] = [v for v, _ in held if any(ch.isalpha() for ch in v)]
     return out
 
 

@@ -186,3 +186,21 @@ def test_tunes_questions_also_ask_an_attribute_of_a_set_and_a_value_by_its_prope
     shape = Shape(CandidateQuery(Anchor(None, "Rack", "name"), ()), 1, "list", filters=(Filter(1, "zone", "=", 4),))
     valued = [question_literals(shape_question(shape, random.Random(s), en), en).value_words for s in range(200)]
     assert {4.0: "zone"} in valued
+
+
+def test_a_relationship_value_in_the_plural_is_stated() -> None:
+    """A relationship's categorical value said as a plural noun in lower case ("the developers on X": ``Developer``)
+    is a value the question states; the same word in the singular and lower case is a plain word ("who leads X" is
+    no role ``Lead``)."""
+    from app.text2cypher.asks import stated_values
+    from app.text2cypher.profiles import Profiles
+
+    profiles = Profiles(values={("ASSIGNED_TO", "role"): ["Developer", "Lead", "Fall 2023"]})
+    for question, want in [
+        ("Who are the developers on Project Atlas?", ["Developer"]),
+        ("Who is the lead on Project Atlas?", []),
+        ("Who is the Lead on Project Atlas?", ["Lead"]),
+    ]:
+        lits = question_literals(question)
+        stated_values(lits, profiles)
+        assert lits.values == want, question
