@@ -70,24 +70,22 @@ def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
 
 def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     """Set ``lits.values``: the values of relationships' categorical properties (``Profiles.values``) and of nodes'
-    lists of kinds (``Profiles.listed``) the question
-    names outside quotes, as a whole word run in any case ("taught in fall 2023"), unless the run is one lower-case
-    word (a value such as "active" or "lead" is also a plain word of the question) other than a noun's plural ("the
-    developers on X": ``Developer``). A number inside such a value is part of it ("Fall 2023"), no constant of its
-    own."""
+    lists of kinds (``Profiles.listed``) the question names outside quotes, as a whole word run in any case ("taught
+    in fall 2023"), unless the run is one lower-case word (a value such as "active" or "lead" is also a plain word of
+    the question) other than a noun's plural ("the developers on X": ``Developer``). A number inside such a value is
+    part of it ("Fall 2023"), no constant of its own."""
     said = lits.said
-    words = re.findall(r"[A-Za-z]+", said)
+    values = dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs)
+    words = re.findall(r"[A-Za-z]+", said) if values else []
     plurals = {lemma: w for w in words for lemma in noun_lemmas(w.lower()) if lemma != w.lower()}
-    for value in dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs):
+    for value in values:
         if value in lits.texts:
             continue
         m = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, flags=re.IGNORECASE)
-        if m is None and value.lower() in plurals:  # "the developers on X": the value Developer, in the plural
-            m = re.search(rf"(?<!\w){plurals[value.lower()]}(?!\w)", said, flags=re.IGNORECASE)
-            if m is not None:
-                lits.values.append(value)
-            continue
-        if m is None or (" " not in value and m.group(0).islower()):
+        plural = plurals.get(value.lower()) if m is None else None  # "the developers on X": Developer, in the plural
+        if plural is not None:
+            m = re.search(rf"(?<!\w){plural}(?!\w)", said, flags=re.IGNORECASE)
+        if m is None or (plural is None and " " not in value and m.group(0).islower()):
             continue
         lits.values.append(value)
         inside = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)}
@@ -138,14 +136,8 @@ def flagged_kind(lits: QuestionLiterals, profiles: Profiles) -> tuple[str, list[
         labels = [label for label in profiles.labels if is_label_noun(lits.words[i], label, lits)]
         if labels:
             flags = lits.words[start:i]
-            flagged = all(
-                any(
-                    p.kind == "bool" and lits.match.named(p.key, [w])
-                    for lab in labels
-                    for p in profiles.labels[lab].properties
-                )
-                for w in flags
-            )
+            keys = [p.key for lab in labels for p in profiles.labels[lab].properties if p.kind == "bool"]
+            flagged = all(any(lits.match.named(k, [w]) for k in keys) for w in flags)
             return (lits.words[i], flags) if flags and flagged else None
     return None
 

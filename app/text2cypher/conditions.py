@@ -86,9 +86,9 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
             ]
             # "less than 20 million" of ``budgetMillions``: the number said, where the key says its scale
             conds += [
-                replace(Filter(0, p.key, op, num(said)), stated=v)
-                for v, (said, scale) in lits.scaled.items()
-                if p.lo <= said <= p.hi and any(w.rstrip("s") == scale for w in term_words(p.key))
+                replace(Filter(0, p.key, op, num(number)), stated=v)
+                for v, (number, scale) in lits.scaled.items()
+                if p.lo <= number <= p.hi and any(w.rstrip("s") == scale for w in term_words(p.key))
                 for op in ops(v, lits)
             ]
             if p.whole:

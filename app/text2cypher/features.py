@@ -195,7 +195,7 @@ def counts_values_of_another(c: Shape, lits: QuestionLiterals) -> bool:
         and bool(c.prop)
         and head is not None
         and head == lits.kind_head
-        and not (lits.match.named(prop_term(c), [head]))
+        and not lits.match.named(prop_term(c), [head])
     )
 
 
