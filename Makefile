@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval eval-own bench bench-constrained synth train-text2cypher model-qwen clean
+.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval eval-own ranker-gold bench bench-constrained synth train-text2cypher model-qwen clean
 
 install: $(STAMP)
 
@@ -110,14 +110,35 @@ eval: install
 	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher --limit 50
 
 # text2cypher on the project's own graphs of other schemas (data/league, data/library: written in session 47 with
-# their questions, development sets since)
+# their questions, data/airline and data/company in session 48; development sets since)
 eval-own: install
 	$(PY) data/league/make.py
 	$(PY) data/library/make.py
 	$(PY) data/airline/make.py
+	$(PY) data/company/make.py
 	$(EVAL) --dataset text2cypher --path data/league --namespace league --modes text2cypher --fresh
 	$(EVAL) --dataset text2cypher --path data/library --namespace library --modes text2cypher --fresh
 	$(EVAL) --dataset text2cypher --path data/airline --namespace airline --modes text2cypher --fresh
+	$(EVAL) --dataset text2cypher --path data/company --namespace company --modes text2cypher --fresh
+
+# text2cypher's ranker learned from graphs' own questions (`python -m app ranker collect-gold`, then `ranker fit`):
+# each question of the four own graphs and of the development sets with every candidate whose rows are the gold
+# query's marked; the fit reports, per graph, how many questions a ranker fitted on the OTHER graphs alone puts a
+# right candidate first for, beside the bundled default (~45 min on 2 cores; reports/summary.md, session 49)
+RANKER := var/ranker
+ranker-gold: export OMP_NUM_THREADS := 1
+ranker-gold: install
+	$(PY) data/league/make.py
+	$(PY) data/library/make.py
+	$(PY) data/airline/make.py
+	$(PY) data/company/make.py
+	for g in league library airline company; do \
+	  $(PY) -m app ranker collect-gold --path data/$$g --namespace $$g --out $(RANKER)/gold_$$g.jsonl --data-dir $(RANKER)/db || exit 1; done
+	$(PY) -m app ranker collect-gold --path $(SHARED)/text2cypher_stackoverflow2 --namespace so --out $(RANKER)/pub_so.jsonl --data-dir $(RANKER)/db
+	$(PY) -m app ranker collect-gold --path $(SHARED)/neo4j_movies_text2cypher --namespace movies --out $(RANKER)/pub_movies.jsonl --data-dir $(RANKER)/db
+	$(PY) -m app ranker collect-gold --dataset metaqa --limit 100 --path $(SHARED)/metaqa --namespace metaqa --out $(RANKER)/pub_metaqa.jsonl --data-dir $(RANKER)/db
+	$(PY) -m app ranker collect-gold --path $(SHARED)/text2cypher_network --namespace network --out $(RANKER)/pub_network.jsonl --data-dir $(RANKER)/db
+	$(PY) -m app ranker fit $(RANKER)/gold_*.jsonl $(RANKER)/pub_*.jsonl --out $(RANKER)/learned.json --l2 0.001 --holdout 0 --baseline default
 
 # schemathesis against the running service with more examples than make test's 25 per operation
 FUZZ_EXAMPLES ?= 300

@@ -548,6 +548,35 @@ def ranker_collect(
     typer.echo(json.dumps(stats, indent=2))
 
 
+@ranker_cli.command("collect-gold")
+def ranker_collect_gold(
+    path: Annotated[
+        Path, typer.Option(help="A graph's folder: its .cypher script and questions.jsonl with gold queries.")
+    ],
+    namespace: Annotated[str, typer.Option(help="The namespace the graph is loaded into.")],
+    out: Annotated[Path, typer.Option(help="Where the questions' candidates and features go (JSON lines).")],
+    dataset: Annotated[str, typer.Option(help="text2cypher | metaqa | kgqa")] = "text2cypher",
+    limit: SampleOpt = None,
+    keep: Annotated[int, typer.Option(help="The current ranker's best candidates run per question.")] = 40,
+    others: Annotated[int, typer.Option(help="Candidates drawn from the rest, run per question.")] = 10,
+    seed: Annotated[int, typer.Option()] = 13,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Record a graph's questions written with their gold queries (or a KG benchmark's, with their answers) with
+    their candidates' features, every candidate that answers marked (``app.training.ranker_collect.collect_gold``);
+    ``ranker fit`` on several such files reports each graph by a ranker fitted on the others alone."""
+    from app.training.ranker import save
+    from app.training.ranker_collect import collect_gold
+
+    groups, stats = asyncio.run(
+        collect_gold(
+            _settings(data_dir), path, namespace, dataset=dataset, limit=limit, keep=keep, others=others, seed=seed
+        )
+    )
+    save(groups, out)
+    typer.echo(json.dumps(stats, indent=2))
+
+
 @ranker_cli.command("fit")
 def ranker_fit(
     inputs: Annotated[list[Path], typer.Argument(help="Files written by `ranker collect` to fit on.")],
@@ -563,13 +592,27 @@ def ranker_fit(
     blind: Annotated[
         float, typer.Option(help="How much each question also counts without its relevance (ranker.blinded).")
     ] = 0.0,
+    prior: Annotated[
+        str | None, typer.Option(help="A bundled ranker the weights are drawn towards (none: towards 0).")
+    ] = None,
+    about: Annotated[str | None, typer.Option(help="What the file says of itself.")] = None,
 ) -> None:
     """Fit the ranking features' weights on synthetic questions (``app.training.ranker.learn``); the file works as
     ``modes.text2cypher.ranker`` (a path) or, under ``app/text2cypher/rankers/``, by name."""
     from app.training.ranker import learn
 
     penalty = None if l2 == "auto" else float(l2)
-    report = learn(inputs, out, checks=check or [], holdout=holdout, l2=penalty, baseline=baseline, blind=blind)
+    report = learn(
+        inputs,
+        out,
+        checks=check or [],
+        holdout=holdout,
+        l2=penalty,
+        baseline=baseline,
+        blind=blind,
+        prior=prior,
+        about=about,
+    )
     typer.echo(json.dumps(report, indent=2))
 
 

@@ -116,7 +116,7 @@ async def _one(
     scores: dict[int, dict[str, float]] = {}
     chosen = firsts(r, e, models) if e.candidates and e.relevance is not None else {}
     for i in sorted(set(chosen.values())):
-        scores[i] = await _score(c, r, ns, q, e, i, kind, gold)
+        scores[i] = await score_candidate(c, r, ns, q, e, i, kind, gold)
     empty = dict.fromkeys(
         ("hits@1",)
         if kind == "kg"
@@ -131,7 +131,7 @@ async def _one(
     return rec
 
 
-async def _score(
+async def score_candidate(
     c: Container,
     r: Text2CypherRetriever,
     ns: str,
@@ -140,23 +140,33 @@ async def _score(
     i: int,
     kind: str,
     gold: dict[str, list[dict[str, Any]] | None],
+    *,
+    relaxed_only: bool = False,
+    timeout_s: float | None = None,
 ) -> dict[str, float]:
+    """The candidate ``i`` run and scored as ``eval`` scores the mode's answer; ``relaxed_only``: relaxed execution
+    (or Hits@1) alone, each read within ``timeout_s`` (``ranker collect-gold`` runs many candidates a question)."""
     cand = e.candidates[i]
     ctx = RunContext(mode=r.name, trace=Text2CypherTrace())
     try:
-        rows = await c.graph.read(ns, cand.execution_query(), {"limit": ROW_LIMIT})
+        rows = await c.graph.read(ns, cand.execution_query(), {"limit": ROW_LIMIT}, timeout_s=timeout_s)
+        if kind == "kg":
+            names = [str(a) for a in (answer_of(row) for row in rows) if a is not None]
+            return {"hits@1": M.hit_at_k(names, q.answers, 1)}
         _, answer = await r.answer_rows(ns, cand, rows, e.lits, ROW_LIMIT, ctx)
     except AppError:
+        if kind == "kg":
+            return {"hits@1": 0.0}
         rows, answer = [], []
-    if kind == "kg":
-        names = [str(a) for a in (answer_of(row) for row in rows) if a is not None]
-        return {"hits@1": M.hit_at_k(names, q.answers, 1)}
     g = gold[q.meta["cypher"]] or []
-    display = await display_of(c, ns)
     exact = results_equal(answer, g)
+    relaxed = float(exact or await relaxed_match(c.graph, ns, answer, q.meta["cypher"], gold))
+    if relaxed_only:
+        return {"execution_accuracy_relaxed": relaxed}
+    display = await display_of(c, ns)
     return {
         "execution_accuracy": float(exact),
-        "execution_accuracy_relaxed": float(exact or await relaxed_match(c.graph, ns, answer, q.meta["cypher"], gold)),
+        "execution_accuracy_relaxed": relaxed,
         "answer_accuracy": float(await answer_match(c.graph, ns, answer, q.meta["cypher"], gold, display)),
         "answer_first_column": float(answers_equal(answer, g, display)),
     }

@@ -22,7 +22,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,12 @@ class Group:
     names: list[str]
     rows: list[list[float]]
     positive: int
+    positives: list[int] = field(default_factory=list)
+    """Every candidate that answers the question (a question of a graph's own, written with its gold query: each
+    candidate whose rows are the gold query's, ``ranker collect-gold``); empty: ``positive`` alone."""
+
+    def right(self) -> list[int]:
+        return self.positives or [self.positive]
 
 
 def save(groups: Sequence[Group], path: Path) -> None:
@@ -80,20 +86,23 @@ def fit(
     *,
     offsets: Sequence[np.ndarray] | None = None,
     blind: float = 0.0,
+    prior: dict[str, float] | None = None,
 ) -> dict[str, float]:
-    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w|²``, each keeping the sign its
-    feature points (``features.SIGNS``: a bonus is never learned as a penalty, nor the other way round; a feature the
-    questions do not bear out weighs 0). ``offsets``: per group, a fixed score each candidate starts from (the
-    weights fitted are those added to it). ``blind``: how much each question also counts read without its
-    relevance (``blinded``)."""
+    """The weights minimising the mean listwise loss over ``groups`` plus ``l2 * |w - prior|²``, each keeping the
+    sign its feature points (``features.SIGNS``: a bonus is never learned as a penalty, nor the other way round; a
+    feature the questions do not bear out weighs its ``prior``, 0 where there is none). ``offsets``: per group, a
+    fixed score each candidate starts from (the weights fitted are those added to it). ``blind``: how much each
+    question also counts read without its relevance (``blinded``)."""
     from scipy.optimize import minimize
 
     if not groups:
         raise InvalidInputError("no questions to fit a ranker on")
     starts = offsets if offsets is not None else [np.zeros(len(g.rows)) for g in groups]
-    data = [(_matrix(g, names), g.positive, o, 1.0) for g, o in zip(groups, starts, strict=True)]
+    data = [(_matrix(g, names), g.right(), o, 1.0) for g, o in zip(groups, starts, strict=True)]
     if blind > 0 and RELEVANCE in names:
         data += [(blinded(x, names), pos, o, blind) for x, pos, o, _ in data]
+
+    w0 = np.asarray([float((prior or {}).get(n, 0.0)) for n in names])
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         total, grad = 0.0, np.zeros_like(w)
@@ -102,13 +111,17 @@ def fit(
             top = s.max()
             p = np.exp(s - top)
             z = p.sum()
-            total += weight * (math.log(z) + top - s[pos])
-            grad += weight * (x.T @ (p / z) - x[pos])
+            right = s[pos]  # every candidate that answers: the loss is their share of the softmax, in logs
+            best = right.max()
+            q = np.exp(right - best)
+            total += weight * (math.log(z) + top - best - math.log(q.sum()))
+            grad += weight * (x.T @ (p / z) - x[pos].T @ (q / q.sum()))
         n = sum(d[3] for d in data)
-        return total / n + l2 * float(w @ w), grad / n + 2 * l2 * w
+        d = w - w0
+        return total / n + l2 * float(d @ d), grad / n + 2 * l2 * d
 
     bounds = [(0.0, None) if SIGNS[n] == FOR else (None, 0.0) for n in names]
-    res = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B", bounds=bounds)
+    res = minimize(loss, w0.copy(), jac=True, method="L-BFGS-B", bounds=bounds)
     return {n: round(float(v), 4) for n, v in zip(names, res.x, strict=True)}
 
 
@@ -128,7 +141,7 @@ def _firsts(groups: Sequence[Group], ranker: rank.Ranker) -> list[bool]:
     out = []
     for g in groups:
         scores = ranker.scores([dict(zip(g.names, row, strict=True)) for row in g.rows])
-        out.append(max(range(len(scores)), key=lambda i: scores[i]) == g.positive)
+        out.append(max(range(len(scores)), key=lambda i: scores[i]) in g.right())
     return out
 
 
@@ -178,6 +191,35 @@ def in_relevance_units(weights: dict[str, float]) -> dict[str, float]:
     return {n: round(w / unit, 4) for n, w in weights.items()} if unit > 0 else weights
 
 
+def read_graphs(paths: Sequence[Path]) -> list[Group]:
+    """The groups of ``paths``, each file one graph: its groups are named by the file (``gold_airline.jsonl``:
+    ``gold_airline``), so that graphs loaded under one namespace name stay apart for ``choose_l2`` and
+    ``other_graphs``."""
+    out = []
+    for p in paths:
+        for g in read([p]):
+            g.namespace = p.stem
+            out.append(g)
+    return out
+
+
+def other_graphs(
+    groups: Sequence[Group], baseline: rank.Ranker, l2: float, *, blind: float = 0.0, prior: dict[str, float] | None
+) -> dict[str, dict[str, int]]:
+    """Per graph, how many of its questions ``baseline`` and a ranker fitted on the other graphs' questions alone put
+    a right candidate first: what the fit is worth on a graph it has never seen."""
+    out = {}
+    for ns in sorted({g.namespace for g in groups}):
+        test = [g for g in groups if g.namespace == ns]
+        fitted = rank.Ranker(fit([g for g in groups if g.namespace != ns], l2=l2, blind=blind, prior=prior))
+        out[ns] = {
+            "questions": len(test),
+            "baseline": sum(_firsts(test, baseline)),
+            "learned": sum(_firsts(test, fitted)),
+        }
+    return out
+
+
 def learn(
     inputs: Sequence[Path],
     out: Path,
@@ -188,11 +230,15 @@ def learn(
     baseline: str = "hand",
     seed: int = 13,
     blind: float = 0.0,
+    prior: str | None = None,
+    about: str | None = None,
 ) -> dict[str, Any]:
-    """Fit a ranker on the groups of ``inputs`` (less ``holdout`` of them, held back to report on), write it to
-    ``out``, and report it beside ``baseline`` (a bundled ranker) on the held-back groups and on ``checks`` (other
-    graphs). ``l2`` None: chosen by ``choose_l2`` on the training groups."""
-    groups = read(inputs)
+    """Fit a ranker on the groups of ``inputs`` (each file one graph; less ``holdout`` of them, held back to report
+    on), write it to ``out``, and report it beside ``baseline`` (a bundled ranker) on the held-back groups, on
+    ``checks`` (other graphs) and, with two graphs or more, per graph fitted on the others alone (``other_graphs``).
+    ``l2`` None: chosen by ``choose_l2`` on the training groups. ``prior``: a bundled ranker the weights are drawn
+    towards (``fit``'s ``prior``); none: towards 0."""
+    groups = read_graphs(inputs)
     rng = random.Random(seed)
     rng.shuffle(groups)
     cut = int(len(groups) * (1 - holdout))
@@ -200,32 +246,40 @@ def learn(
     table: dict[str, float] = {}
     if l2 is None:
         l2, table = choose_l2(train, blind)
-    weights = in_relevance_units(fit(train, l2=l2, blind=blind))
+    drawn = dict(rank.load(prior).weights) if prior else None
+    weights = in_relevance_units(fit(train, l2=l2, blind=blind, prior=drawn))
     learned = rank.Ranker(weights, name=str(out))
     before = rank.load(baseline)
     other = read(checks) if checks else []
+    graphs = sorted({g.namespace for g in train})
     report = {
-        "trained_on": sorted({g.namespace for g in train}),
+        "trained_on": graphs,
         "questions": {"train": len(train), "held_back": len(held), "checks": len(other)},
         "l2": l2,
         "blind": blind,
+        "prior": prior,
         "l2_other_graph_hits_at_1": table,
         "baseline": baseline,
         "hits_at_1": {
+            "train": {"before": hits_at_1(train, before), "learned": hits_at_1(train, learned)},
             "held_back": {"before": hits_at_1(held, before), "learned": hits_at_1(held, learned)},
             "checks": {"before": hits_at_1(other, before), "learned": hits_at_1(other, learned)},
         },
         "held_back_by_kind": {"before": by_kind(held, before), "learned": by_kind(held, learned)},
     }
+    if len(graphs) > 1:
+        report["right_first_on_a_graph_left_out"] = other_graphs(train, before, l2, blind=blind, prior=drawn)
     doc = {
-        "about": "Weights of text2cypher's ranking features (app/text2cypher/features.py), learned by `python -m app "
-        "ranker fit` from synthetic questions of the graphs named in `trained_on` (no benchmark question): the "
-        "listwise loss over each question's candidates, its pair's query the positive.",
+        "about": about
+        or "Weights of text2cypher's ranking features (app/text2cypher/features.py), learned by `python -m app "
+        "ranker fit` from the questions of the graphs named in `trained_on`: the listwise loss over each question's "
+        "candidates, its right ones the positives.",
         "learned": True,
         "standardise": False,
         "command": "python -m app ranker fit "
         + " ".join(str(p) for p in inputs)
-        + f" --out {out} --l2 {l2} --blind {blind}",
+        + f" --out {out} --l2 {l2} --blind {blind} --holdout {holdout}"
+        + (f" --prior {prior}" if prior else ""),
         "report": report,
         "weights": weights,
     }

@@ -18,7 +18,7 @@ from app.text2cypher import features, lexicon, rank
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.question import question_literals
-from app.training.ranker import NAMES, Group, blinded, fit, hits_at_1, in_relevance_units, learn, save
+from app.training.ranker import NAMES, Group, _firsts, blinded, fit, hits_at_1, in_relevance_units, learn, save
 
 WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
 
@@ -135,6 +135,28 @@ def test_fitting_learns_what_puts_the_positive_first(tmp_path: Path) -> None:
     assert learned.info["learned"] is True and learned.weights["constants"] > 0
 
 
+def test_each_graph_is_reported_by_a_ranker_fitted_on_the_others_and_a_prior_holds_what_no_question_weighs(
+    tmp_path: Path,
+) -> None:
+    """``ranker fit`` on several graphs' files (each file one graph, whatever namespace its questions were asked
+    in) reports per graph what a ranker fitted on the other graphs alone puts first, beside the baseline; a feature
+    no question exercises keeps the weight of the ``prior`` ranker (0 without one)."""
+    for k in range(3):
+        save(_groups(20), tmp_path / f"graph{k}.jsonl")  # all asked in the namespace "g"
+    files = sorted(tmp_path.glob("graph*.jsonl"))
+    report = learn(files, tmp_path / "l.json", holdout=0.0, l2=0.01, baseline="hand")
+    per = report["right_first_on_a_graph_left_out"]
+    assert set(per) == {"graph0", "graph1", "graph2"} == set(report["trained_on"])
+    assert all(x["questions"] == 20 and x["learned"] == 20 for x in per.values())  # constants learned elsewhere
+    assert all(x["baseline"] == sum(_firsts(_groups(20), rank.load("hand"))) for x in per.values())
+    plain = rank.load(str(tmp_path / "l.json"))
+    assert plain.weights["time_order"] == 0.0  # no question orders by time: nothing bears the weight out
+    learn(files, tmp_path / "p.json", holdout=0.0, l2=0.01, baseline="hand", prior="default")
+    drawn = rank.load(str(tmp_path / "p.json"))  # in relevance units, as the default's are
+    assert drawn.info["report"]["prior"] == "default" and "--prior default" in drawn.info["command"]
+    assert drawn.weights["time_order"] > 0.5 * rank.load("default").weights["time_order"] > 0
+
+
 def test_a_learned_weight_keeps_its_features_sign(tmp_path: Path) -> None:
     """Questions whose positive happens to be the candidate a penalty feature marks: an unconstrained fit would learn
     the penalty as a bonus; the fit keeps it at 0 (against, never for), and the bonus the data bear out is learned."""
@@ -147,6 +169,27 @@ def test_a_learned_weight_keeps_its_features_sign(tmp_path: Path) -> None:
     assert weights["constants"] > 0
     scaled = in_relevance_units({RELEVANCE: 2.0, "constants": 3.0, "unasked_order": -1.0})
     assert scaled == {RELEVANCE: 1.0, "constants": 1.5, "unasked_order": -0.5}  # the same order, relevance weighs 1
+
+
+def test_a_question_with_several_right_candidates_is_fitted_on_all_of_them() -> None:
+    """A graph's own question (``ranker collect-gold``) may be answered by several candidates (the same rows by two
+    queries): the loss is their share of the softmax, so a feature every right one has is learned, and one a single
+    right one has beside the wrong ones is not needed; a pick of any right one is a hit."""
+    groups = []
+    for q in range(30):
+        rows = []
+        for i in range(6):
+            row = dict.fromkeys(NAMES, 0.0)
+            row[RELEVANCE] = 0.5 if i == (q + 1) % 6 else 0.1 * ((i * 7 + q) % 5)
+            row["constants"] = 1.0 if i in (q % 6, (q + 1) % 6) else 0.0  # the two right ones state the constant
+            rows.append([row[name] for name in NAMES])
+        right = sorted({q % 6, (q + 1) % 6})
+        groups.append(Group("g", f"q{q}", "path", list(NAMES), rows, right[0], right))
+    weights = fit(groups)
+    assert weights["constants"] > 1.0
+    assert hits_at_1(groups, rank.Ranker(weights)) == 100.0
+    single = [Group(g.namespace, g.question, g.kind, g.names, g.rows, g.positive) for g in groups]
+    assert hits_at_1(single, rank.Ranker(weights)) < 100.0  # the other right one is no hit where it is not marked
 
 
 def test_a_fit_that_also_reads_questions_without_relevance_weighs_the_other_features_more() -> None:
