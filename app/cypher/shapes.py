@@ -217,8 +217,9 @@ class Shape:
     """``attr``: each target's display value and its ``prop`` ("the actors of X and their roles"), not the distinct
     values alone ("the birth years of the actors of X")."""
     quantity: bool = False
-    """``attr``, ``count``: ``prop`` holds numbers that are no point in time (a book's pages, a team's goals): "how
-    many pages does X have" reads the number, and counts its different values only where asked."""
+    """``attr``, ``count``, ``agg``: ``prop`` holds numbers that are no point in time (a book's pages, a team's
+    goals): "how many pages does X have" reads the number, counts its different values only where asked, and "the
+    total number of pages of X's books" is their sum."""
     shown: tuple[tuple[int, str, bool], ...] = ()
     """``(var, key, edge)``: properties of node ``x{var}`` (``edge``: of relationship ``r{var}``) a ``list`` or a
     ``top`` returns beside each answer's display value ("which movies have a tagline containing 'freedom'": each

@@ -12,9 +12,11 @@ not fitted on: ``ranker fit`` never reads a benchmark question.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from tqdm import tqdm
 from app.container import Container
 from app.errors import AppError
 from app.eval import metrics as M
-from app.eval.loaders import EvalQuestion, load_benchmark
+from app.eval.loaders import Benchmark, EvalQuestion, load_benchmark
 from app.eval.runner import (
     _ingest,
     answer_match,
@@ -54,6 +56,21 @@ def firsts(r: Text2CypherRetriever, e: Enumeration, rankers: dict[str, rank.Rank
     return out
 
 
+@contextlib.asynccontextmanager
+async def loaded(
+    settings: Settings, bench: Benchmark, ns: str
+) -> AsyncIterator[tuple[Container, Text2CypherRetriever]]:
+    """A container with the text2cypher mode (no LLM) and the benchmark's graph loaded into ``ns``."""
+    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
+    try:
+        await _ingest(c, bench, ns)
+        r = c.retrievers["text2cypher"]
+        assert isinstance(r, Text2CypherRetriever)
+        yield c, r
+    finally:
+        await c.close()
+
+
 async def check(
     settings: Settings,
     *,
@@ -71,17 +88,11 @@ async def check(
     models = {n: rank.load(n) for n in rankers}  # an unknown or malformed ranker fails before any work
     ns = namespace or dataset
     questions = sample_questions(bench, limit, seed)
-    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
     records: list[dict[str, Any]] = []
-    try:
-        await _ingest(c, bench, ns)
-        r = c.retrievers["text2cypher"]
-        assert isinstance(r, Text2CypherRetriever)
+    async with loaded(settings, bench, ns) as (c, r):
         gold: dict[str, list[dict[str, Any]] | None] = {}
         for q in tqdm(questions, desc=f"{dataset}/rankers", file=sys.stderr):
             records.append(await _one(c, r, ns, q, models, bench.kind, gold))
-    finally:
-        await c.close()
     report = summarise(dataset, ns, records, rankers, seed)
     out = reports_dir / "ranker_check"
     out.mkdir(parents=True, exist_ok=True)
@@ -101,16 +112,9 @@ async def _one(
     gold: dict[str, list[dict[str, Any]] | None],
 ) -> dict[str, Any]:
     rec: dict[str, Any] = {"id": q.id, "question": q.question, "hops": q.meta.get("hops"), "rankers": {}}
-    if kind == "cypher":
-        g = q.meta["cypher"]
-        if g not in gold:
-            try:
-                gold[g] = await c.graph.read(ns, g, max_rows=100_000)
-            except AppError:
-                gold[g] = None
-        if not gold[g]:  # as eval: a gold query that does not run here, or finds nothing, is no fair question
-            rec["skipped"] = "gold query unsupported or empty here"
-            return rec
+    if kind == "cypher" and not await gold_rows(c, ns, q.meta["cypher"], gold):
+        rec["skipped"] = "gold query unsupported or empty here"  # as eval: no fair question
+        return rec
     ctx = RunContext(mode=r.name, trace=Text2CypherTrace())
     e = await r.enumerate(ns, q.question, ctx)
     scores: dict[int, dict[str, float]] = {}
@@ -129,6 +133,18 @@ async def _one(
         if top is not None:  # no candidate: no query, nothing right
             rec["rankers"][name] = {"query": e.candidates[top].text} | scores[top]
     return rec
+
+
+async def gold_rows(
+    c: Container, ns: str, cypher: str, gold: dict[str, list[dict[str, Any]] | None]
+) -> list[dict[str, Any]] | None:
+    """The gold query's rows, read once per query into ``gold`` (None where it does not run here)."""
+    if cypher not in gold:
+        try:
+            gold[cypher] = await c.graph.read(ns, cypher, max_rows=100_000)
+        except AppError:
+            gold[cypher] = None
+    return gold[cypher]
 
 
 async def score_candidate(

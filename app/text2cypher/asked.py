@@ -12,7 +12,7 @@ from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
 from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
-from app.text2cypher.features import AGAINST, FOR, Facts, feature
+from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words
 
@@ -55,8 +55,8 @@ def aggregate_asked(f: Facts) -> int:
         fn = c.agg
     else:
         return 0
-    if fn not in lits.aggregated:
-        return -1
+    if fn not in lits.aggregated:  # but "the total number of pages of X's books" asks for the sum of the pages
+        return 1 if fn == "sum" and lits.asks_count and quantity_asked(c, lits) else -1
     return 1 if fn in ("avg", "sum") else 0
 
 

@@ -201,10 +201,17 @@ def counts_values_of_another(c: Shape, lits: QuestionLiterals) -> bool:
 
 def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
     """A number of the answers' own that the word how many asks for names, every word of it said ("how many pages
-    does X have": ``pages``; not ``homeGoals`` for "how many goals"): the number is the count asked for."""
-    if not (isinstance(c, Shape) and c.kind == "attr" and c.quantity and c.prop and not c.paired and lits.heads):
+    does X have": ``pages``; not ``homeGoals`` for "how many goals"): the number is the count asked for; so is the
+    sum of such a number over the answers ("the total number of pages of the books written by X"), unless the key is
+    the words of their kind ("how many ports": the ports, not the sum of their numbers)."""
+    if not (isinstance(c, Shape) and c.quantity and c.prop and not c.paired and lits.heads):
+        return False
+    summed = c.kind == "agg" and c.fn == "sum"
+    if c.kind != "attr" and not summed:
         return False
     key = prop_term(c)
+    if summed and term_words(key) == term_words(c.path.node_kind(c.target)[0] or ""):
+        return False
     return lits.match.named(key, lits.heads[:1]) and all(lits.match.named(w, lits.words) for w in term_words(key))
 
 

@@ -29,7 +29,7 @@ def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | No
         owners.append((len(path.hops), profiles.ordered(path, len(path.hops), edge=True)))
     for on, ordered in owners:
         out += [
-            Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal)
+            Shape(path, t, "agg", prop=p.key, fn=fn, prop_on=on, temporal=timed and p.temporal, quantity=_quantity(p))
             for p in ordered
             for fn in AGGREGATES
             if not (fn == "sum" and p.temporal)  # a sum of years means nothing

@@ -58,8 +58,7 @@ class QuestionLiterals:
     asks_sharing: bool = False
     """Whether it asks what shares something with its entity (same, share, also, other, co-): the ``shares`` feature."""
     asked: str | None = None
-    """The noun a question of the form "what N are the M <phrase>" asks for (N: an attribute of the M its phrase
-    describes): the ``attribute_stop`` feature."""
+    """The N "what N are the M <phrase>" asks for (an attribute of the M its phrase describes): ``attribute_stop``."""
     described: list[str] = field(default_factory=list)
     """The words of that phrase, after M."""
     at_least: bool = False
@@ -247,7 +246,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     fronted = P["fronted"].match(bare)  # "For the top 3 questions ..., list their tags": the tags are asked for
     main = list(content_words(bare[fronted.end() :])) if fronted is not None else out.words
     out.fronted = fronted is not None
-    out.heads = [w for w in main if w not in lex.frame and w not in lex.number_words and w not in lex.degree][:2]
+    skip = lex.frame | lex.degree | set(content_words(c.group(0) if (c := P["asks_count"].search(bare)) else ""))
+    out.heads = [w for w in main if w not in skip and w not in lex.number_words][:2]  # "the total number of pages"
     orders = [d for d, pattern in lex.time if pattern.search(bare)]
     out.time_order = orders[0] if len(orders) == 1 else None
     if out.time_order is not None:

@@ -14,10 +14,10 @@ from typing import Any
 from tqdm import tqdm
 
 from app.container import Container
-from app.errors import AppError, InvalidInputError
+from app.errors import InvalidInputError
 from app.eval.loaders import load_benchmark
-from app.eval.ranker_check import score_candidate
-from app.eval.runner import _ingest, sample_questions
+from app.eval.ranker_check import gold_rows, loaded, score_candidate
+from app.eval.runner import sample_questions
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import Settings
 from app.training.ranker import NAMES, Group
@@ -122,24 +122,15 @@ async def collect_gold(
         raise InvalidInputError(f"{dataset}: a ranker learns from KG or text2cypher questions, not passages")
     questions = sample_questions(bench, limit, seed)
     rng = random.Random(seed)
-    c = await Container.start(settings, with_llm=False, modes=["text2cypher", "vector"])
     groups: list[Group] = []
     counts = {"questions": 0, "gold_empty": 0, "no_candidate": 0, "none_right": 0, "right_first": 0}
-    try:
-        await _ingest(c, bench, namespace)
-        r = c.retrievers["text2cypher"]
-        assert isinstance(r, Text2CypherRetriever)
+    async with loaded(settings, bench, namespace) as (c, r):
         gold: dict[str, list[dict[str, Any]] | None] = {}
         for q in tqdm(questions, desc=f"questions of {namespace}", file=sys.stderr):
             counts["questions"] += 1
             g = q.meta.get("cypher")
-            if g is not None and g not in gold:
-                try:
-                    gold[g] = await c.graph.read(namespace, g, max_rows=100_000)
-                except AppError:
-                    gold[g] = None
-            if g is not None and not gold[g]:
-                counts["gold_empty"] += 1
+            if g is not None and not await gold_rows(c, namespace, g, gold):
+                counts["gold_empty"] += 1  # a gold query that does not run here, or finds nothing
                 continue
             e = await r.enumerate(namespace, q.question)
             scores = r.scores(e)
@@ -163,7 +154,5 @@ async def collect_gold(
             rows = [[e.relevance[i], *(e.features[i].get(n, 0.0) for n in NAMES[1:])] for i in kept]
             kind = f"{q.meta['hops']}-hop" if q.meta.get("hops") else "question"
             groups.append(Group(namespace, q.question, kind, list(NAMES), rows, right[0], right))
-    finally:
-        await c.close()
     stats = {"namespace": namespace, **counts, "groups": len(groups), "seconds": round(time.monotonic() - t0, 1)}
     return groups, stats

@@ -90,6 +90,28 @@ def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() ->
     assert all(fn.__doc__ for fn in FEATURES.values())  # each says what it measures
 
 
+def test_the_total_number_of_a_quantity_is_its_sum_not_a_count_of_its_owners() -> None:
+    """The question "What is the total number of pages of the books written by X" asks for the sum of the books'
+    pages (a number that measures, every word of its key said after "the total number of"), not how many books there
+    are; "how many books" still counts them, and "how many ports" is no sum of the ports' numbers (their kind)."""
+    dune = CandidateQuery(Anchor("X", "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
+    summed = Shape(dune, 2, "agg", prop="pages", fn="sum", quantity=True)
+    counted = Shape(dune, 2, "count")
+    q = "What is the total number of pages of the books written by X?"
+    lits = question_literals(q)
+    assert lits.asks_count and lits.heads[0] == "pages" and "sum" not in lits.aggregated
+    rows = features.compute([summed, counted], q, lits)
+    assert rows[0]["count_form"] == 1.0 and rows[0]["aggregate_asked"] == 1.0
+    assert rows[1]["count_form"] == 1.0
+    q = "How many books has X written?"
+    rows = features.compute([summed, counted], q, question_literals(q))
+    assert rows[0]["count_form"] == -1.0 and rows[0]["aggregate_asked"] == -1.0 and rows[1]["count_form"] == 1.0
+    ports = CandidateQuery(Anchor("X", "Interface", "ip"), (Hop("EXPOSES", "out", "Port", "port"),))
+    q = "How many ports does interface X expose?"
+    [row] = features.compute([Shape(ports, 2, "agg", prop="port", fn="sum", quantity=True)], q, question_literals(q))
+    assert row["count_form"] == -1.0 and row["aggregate_asked"] == -1.0
+
+
 def test_the_ranker_is_its_weights(tmp_path: Path) -> None:
     feats = [{RELEVANCE: 1.0, "constants": 0.0}, {RELEVANCE: 0.0, "constants": 1.0}]
     assert rank.Ranker({RELEVANCE: 1.0, "constants": 2.0}).scores(feats) == [1.0, 2.0]
