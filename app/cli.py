@@ -551,7 +551,8 @@ def ranker_collect(
 @ranker_cli.command("collect-gold")
 def ranker_collect_gold(
     path: Annotated[
-        Path, typer.Option(help="A graph's folder: its .cypher script and questions.jsonl with gold queries.")
+        Path,
+        typer.Option(help="The benchmark's folder (text2cypher: a .cypher script, questions.jsonl with gold queries)."),
     ],
     namespace: Annotated[str, typer.Option(help="The namespace the graph is loaded into.")],
     out: Annotated[Path, typer.Option(help="Where the questions' candidates and features go (JSON lines).")],
