@@ -10,16 +10,15 @@ and return forms of the public text2cypher sets (display values, the measure bes
 ``python data/airline/make.py`` writes ``airline.cypher`` and ``questions.jsonl`` here (``make eval-own``). The
 project's own data, not a public benchmark."""
 
-import json
 import random
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from own_graph import q, write  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 rng = random.Random(31)
-
-
-def q(s):
-    return "'" + s.replace("'", "\\'") + "'"
 
 
 COUNTRIES = [
@@ -219,7 +218,6 @@ for k in range(320):
         f"MATCH (p:Passenger {{fullName: {q(p['name'])}}}), (f:Flight {{flightNumber: {q(f['num'])}}}) "
         f"CREATE (p)-[:BOOKED {{fareClass: {q(fare)}, price: {price}, bookedOn: '2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}'}}]->(f);"
     )
-(HERE / "airline.cypher").write_text("\n".join(L) + "\n")
 
 # the entities the questions name, picked from the data with a fixed seed
 pick = random.Random(5)
@@ -418,14 +416,4 @@ Q = [
         f"MATCH (p:Passenger {{loyaltyTier: 'Gold'}})-[:BOOKED]->(:Flight)<-[:OPERATES]-(:Airline {{airlineName: {q(A3['name'])}}}) RETURN DISTINCT p.fullName",
     ),
 ]
-with open(HERE / "questions.jsonl", "w") as f:
-    for i, (qq, c) in enumerate(Q):
-        f.write(
-            json.dumps(
-                dict(
-                    id=f"airline-{i + 1:04d}", question=qq, gold_cypher=c, gold_rows=[{"x": 1}], runs=True, type="probe"
-                )
-            )
-            + "\n"
-        )
-print(f"{len(L)} statements, {len(Q)} questions in {HERE}")
+write(HERE, "airline", L, Q)

@@ -9,16 +9,15 @@ and return forms of the public text2cypher sets.
 ``python data/company/make.py`` writes ``company.cypher`` and ``questions.jsonl`` here (``make eval-own``). The
 project's own data, not a public benchmark."""
 
-import json
 import random
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from own_graph import q, write  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 rng = random.Random(47)
-
-
-def q(s):
-    return "'" + s.replace("'", "\\'") + "'"
 
 
 OFFICES = [
@@ -119,7 +118,6 @@ for k in range(120):
         f"MATCH (e:Employee {{employeeName: {q(e['name'])}}}), (p:Project {{projectName: {q(p['name'])}}}) "
         f"CREATE (e)-[:ASSIGNED_TO {{role: {q(rng.choice(ROLES))}, hoursPerWeek: {rng.choice([4, 8, 12, 16, 20, 30, 40])}}}]->(p);"
     )
-(HERE / "company.cypher").write_text("\n".join(L) + "\n")
 
 pick = random.Random(9)
 E1, E2, E3, E4, E5 = pick.sample(emps[6:], 5)
@@ -249,14 +247,4 @@ Q = [
     ),
     ("Which departments are on floor 3 or higher?", "MATCH (d:Department) WHERE d.floor >= 3 RETURN d.deptName"),
 ]
-with open(HERE / "questions.jsonl", "w") as f:
-    for i, (qq, c) in enumerate(Q):
-        f.write(
-            json.dumps(
-                dict(
-                    id=f"company-{i + 1:04d}", question=qq, gold_cypher=c, gold_rows=[{"x": 1}], runs=True, type="probe"
-                )
-            )
-            + "\n"
-        )
-print(f"{len(L)} statements, {len(Q)} questions in {HERE}")
+write(HERE, "company", L, Q)

@@ -6,9 +6,12 @@ by hand before the service was run on it (session 47). Deterministic: ``python d
 --modes text2cypher --fresh`` (``make eval-own``). The project's own data, not a public benchmark: the misses it
 showed were fixed in session 47, so it is a development set now, not a held-out one."""
 
-import json
 import random
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from own_graph import q, write  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 rng = random.Random(11)
@@ -24,10 +27,6 @@ LEAGUES = [
     ("Highland Cup League", "Wales", 2004),
 ]
 L = []
-
-
-def q(s):
-    return "'" + s.replace("'", "\\'") + "'"
 
 
 for n, c, f in LEAGUES:
@@ -116,7 +115,6 @@ for k in range(160):
         L.append(
             f"MATCH (p:Player {{fullName: {q(p['name'])}}}), (m:Match {{matchCode: {q(code)}}}) CREATE (p)-[:SCORED_IN {{minute: {rng.randint(1, 90)}}}]->(m);"
         )
-open(HERE / "league.cypher", "w").write("\n".join(L) + "\n")
 
 Q = [
     (
@@ -289,12 +287,4 @@ Q = [
         "MATCH (p:Player)-[:PLAYS_FOR]->(c:Club)-[:COMPETES_IN]->(:League {leagueName: 'Highland Cup League'}) RETURN c.clubName, count(p)",
     ),
 ]
-with open(HERE / "questions.jsonl", "w") as f:
-    for i, (q, c) in enumerate(Q):
-        f.write(
-            json.dumps(
-                dict(id=f"league-{i + 1:04d}", question=q, gold_cypher=c, gold_rows=[{"x": 1}], runs=True, type="probe")
-            )
-            + "\n"
-        )
-print(f"{len(L)} statements, {len(Q)} questions in {HERE}")
+write(HERE, "league", L, Q)

@@ -6,16 +6,15 @@ written by hand before the service was run on it (session 47). ``python data/lib
 first with the changes read off the league graph alone (``data/league``), then changed two things its misses showed,
 so it is a development set now too."""
 
-import json
 import random
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from own_graph import q, write  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 rng = random.Random(23)
-
-
-def q(s):
-    return "'" + s.replace("'", "\\'") + "'"
 
 
 ADJ = "Silent Hidden Crimson Broken Distant Golden Burning Frozen Forgotten Hollow Quiet Wandering Iron Glass Paper Velvet".split()
@@ -93,7 +92,6 @@ for k in range(200):
     L.append(
         f"MATCH (m:Member {{memberName: {q(m['name'])}}}), (b:Book {{bookTitle: {q(b['title'])}}}) CREATE (m)-[:REVIEWED {{stars: {rng.randint(1, 5)}}}]->(b);"
     )
-(HERE / "library.cypher").write_text("\n".join(L) + "\n")
 
 Q = [
     (
@@ -226,14 +224,4 @@ Q = [
     ),
     ("Which authors were born before 1950?", "MATCH (a:Author) WHERE a.bornIn < 1950 RETURN a.penName"),
 ]
-with open(HERE / "questions.jsonl", "w") as f:
-    for i, (q, c) in enumerate(Q):
-        f.write(
-            json.dumps(
-                dict(
-                    id=f"library-{i + 1:04d}", question=q, gold_cypher=c, gold_rows=[{"x": 1}], runs=True, type="probe"
-                )
-            )
-            + "\n"
-        )
-print(f"{len(L)} statements, {len(Q)} questions in {HERE}")
+write(HERE, "library", L, Q)
