@@ -163,25 +163,34 @@ L2_CHOICES = (0.001, 0.01, 0.1, 1.0, 3.0)
 """The L2 penalties ``fit --l2 auto`` chooses among."""
 
 
-def choose_l2(groups: Sequence[Group], blind: float = 0.0) -> tuple[float, dict[str, float]]:
+def choose_l2(
+    groups: Sequence[Group], blind: float = 0.0, *, prior: dict[str, float] | None = None
+) -> tuple[float, dict[str, float]]:
     """The penalty whose rankers do best on graphs they were not fitted on: per penalty, the mean over graphs of the
-    Hits@1 on each graph's groups of the ranker fitted on the other graphs' (the data are synthetic questions; the
-    choice is for graphs nobody has seen). One graph alone: 0.01."""
-    graphs = sorted({g.namespace for g in groups})
-    if len(graphs) < 2:
+    Hits@1 on each graph's groups of the ranker fitted on the other graphs' (``left_out``; the choice is for graphs
+    nobody has seen). One graph alone: 0.01."""
+    if len({g.namespace for g in groups}) < 2:
         return 0.01, {}
     table = {}
     for l2 in L2_CHOICES:
-        per = [
-            hits_at_1(
-                [g for g in groups if g.namespace == ns],
-                rank.Ranker(fit([g for g in groups if g.namespace != ns], l2=l2, blind=blind)),
-            )
-            for ns in graphs
-        ]
+        per = [hits_at_1(test, fitted) for _, test, fitted in left_out(groups, l2, blind=blind, prior=prior)]
         table[str(l2)] = round(sum(per) / len(per), 1)
     best = max(L2_CHOICES, key=lambda x: (table[str(x)], x))
     return best, table
+
+
+def left_out(
+    groups: Sequence[Group], l2: float, *, blind: float = 0.0, prior: dict[str, float] | None = None
+) -> list[tuple[str, list[Group], rank.Ranker]]:
+    """Per graph (the groups' ``namespace``): its groups, and the ranker fitted on the other graphs' groups alone."""
+    return [
+        (
+            ns,
+            [g for g in groups if g.namespace == ns],
+            rank.Ranker(fit([g for g in groups if g.namespace != ns], l2=l2, blind=blind, prior=prior)),
+        )
+        for ns in sorted({g.namespace for g in groups})
+    ]
 
 
 def in_relevance_units(weights: dict[str, float]) -> dict[str, float]:
@@ -207,17 +216,11 @@ def other_graphs(
     groups: Sequence[Group], baseline: rank.Ranker, l2: float, *, blind: float = 0.0, prior: dict[str, float] | None
 ) -> dict[str, dict[str, int]]:
     """Per graph, how many of its questions ``baseline`` and a ranker fitted on the other graphs' questions alone put
-    a right candidate first: what the fit is worth on a graph it has never seen."""
-    out = {}
-    for ns in sorted({g.namespace for g in groups}):
-        test = [g for g in groups if g.namespace == ns]
-        fitted = rank.Ranker(fit([g for g in groups if g.namespace != ns], l2=l2, blind=blind, prior=prior))
-        out[ns] = {
-            "questions": len(test),
-            "baseline": sum(_firsts(test, baseline)),
-            "learned": sum(_firsts(test, fitted)),
-        }
-    return out
+    a right candidate first (``left_out``): what the fit is worth on a graph it has never seen."""
+    return {
+        ns: {"questions": len(test), "baseline": sum(_firsts(test, baseline)), "learned": sum(_firsts(test, fitted))}
+        for ns, test, fitted in left_out(groups, l2, blind=blind, prior=prior)
+    }
 
 
 def learn(
@@ -243,10 +246,10 @@ def learn(
     rng.shuffle(groups)
     cut = int(len(groups) * (1 - holdout))
     train, held = groups[:cut], groups[cut:]
+    drawn = dict(rank.load(prior).weights) if prior else None
     table: dict[str, float] = {}
     if l2 is None:
-        l2, table = choose_l2(train, blind)
-    drawn = dict(rank.load(prior).weights) if prior else None
+        l2, table = choose_l2(train, blind, prior=drawn)
     weights = in_relevance_units(fit(train, l2=l2, blind=blind, prior=drawn))
     learned = rank.Ranker(weights, name=str(out))
     before = rank.load(baseline)
