@@ -110,29 +110,22 @@ eval: install
 	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher --limit 50
 
 # text2cypher on the project's own graphs of other schemas (data/league, data/library: written in session 47 with
-# their questions, data/airline and data/company in session 48; development sets since)
+# their questions, data/airline and data/company in session 48, data/music in session 50; development sets since)
+OWN_GRAPHS := league library airline company music
 eval-own: install
-	$(PY) data/league/make.py
-	$(PY) data/library/make.py
-	$(PY) data/airline/make.py
-	$(PY) data/company/make.py
-	$(EVAL) --dataset text2cypher --path data/league --namespace league --modes text2cypher --fresh
-	$(EVAL) --dataset text2cypher --path data/library --namespace library --modes text2cypher --fresh
-	$(EVAL) --dataset text2cypher --path data/airline --namespace airline --modes text2cypher --fresh
-	$(EVAL) --dataset text2cypher --path data/company --namespace company --modes text2cypher --fresh
+	for g in $(OWN_GRAPHS); do $(PY) data/$$g/make.py || exit 1; done
+	for g in $(OWN_GRAPHS); do \
+	  $(EVAL) --dataset text2cypher --path data/$$g --namespace $$g --modes text2cypher --fresh || exit 1; done
 
 # text2cypher's ranker learned from graphs' own questions (`python -m app ranker collect-gold`, then `ranker fit`):
-# each question of the four own graphs and of the development sets with every candidate whose rows are the gold
+# each question of the own graphs and of the development sets with every candidate whose rows are the gold
 # query's marked; the fit reports, per graph, how many questions a ranker fitted on the OTHER graphs alone puts a
 # right candidate first for, beside the bundled default (~45 min on 2 cores; reports/summary.md, session 49)
 RANKER := var/ranker
 ranker-gold: export OMP_NUM_THREADS := 1
 ranker-gold: install
-	$(PY) data/league/make.py
-	$(PY) data/library/make.py
-	$(PY) data/airline/make.py
-	$(PY) data/company/make.py
-	for g in league library airline company; do \
+	for g in $(OWN_GRAPHS); do $(PY) data/$$g/make.py || exit 1; done
+	for g in $(OWN_GRAPHS); do \
 	  $(PY) -m app ranker collect-gold --path data/$$g --namespace $$g --out $(RANKER)/gold_$$g.jsonl --data-dir $(RANKER)/db || exit 1; done
 	$(PY) -m app ranker collect-gold --path $(SHARED)/text2cypher_stackoverflow2 --namespace so --out $(RANKER)/pub_so.jsonl --data-dir $(RANKER)/db
 	$(PY) -m app ranker collect-gold --path $(SHARED)/neo4j_movies_text2cypher --namespace movies --out $(RANKER)/pub_movies.jsonl --data-dir $(RANKER)/db

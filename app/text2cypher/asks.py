@@ -108,8 +108,8 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     for (``flagged_kind``): the noun is the head."""
     flagged = flagged_kind(lits, profiles)
     if flagged is not None:
-        noun, flags = flagged
-        lits.heads = [noun, *(h for h in lits.heads if h != noun and h not in flags)]
+        noun, lits.flags = flagged
+        lits.heads = [noun, *(h for h in lits.heads if h != noun and h not in lits.flags)]
     head = next((h for h in lits.heads if any(lits.match.named(label, [h]) for label in profiles.labels)), None)
     owner = lits.lex.patterns["owner"].search(lits.said) if head is None and lits.heads else None
     if owner is not None and any(is_label_noun(owner.group(1), label, lits) for label in profiles.labels):

@@ -203,14 +203,15 @@ def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
     """A number of the answers' own that the word how many asks for names, every word of it said ("how many pages
     does X have": ``pages``; not ``homeGoals`` for "how many goals"): the number is the count asked for; so is the
     sum of such a number over the answers ("the total number of pages of the books written by X"), unless the key is
-    the words of their kind ("how many ports": the ports, not the sum of their numbers)."""
+    the words of a kind of the pattern ("how many ports": the ports, not the sum of their numbers)."""
     if not (isinstance(c, Shape) and c.quantity and c.prop and not c.paired and lits.heads):
         return False
     summed = c.kind == "agg" and c.fn == "sum"
     if c.kind != "attr" and not summed:
         return False
     key = prop_term(c)
-    if summed and term_words(key) == term_words(c.path.node_kind(c.target)[0] or ""):
+    kinds = {term_words(c.path.node_kind(v)[0] or "") for v in range(1, len(c.hops) + 2)}
+    if summed and term_words(key) in kinds:  # "how many tracks": not a sum of their album's ``trackNo``
         return False
     return lits.match.named(key, lits.heads[:1]) and all(lits.match.named(w, lits.words) for w in term_words(key))
 
@@ -315,12 +316,14 @@ def answer_kind(f: Facts) -> int:
         owner = c.path.node_kind(c.prop_var or c.target)[0] if c.prop_on is None else ""
         for head in lits.heads:
             if c.prop and m.named(c.prop, [head]):
-                # "the racks in DC1" name the racks, not their ``rack`` numbers: a word naming both says nothing
-                return 0 if owner and m.named(owner, [head]) else 1
+                # "the racks in DC1" name the racks, not their ``rack`` numbers, "which tracks" no ``trackNo`` of
+                # a track's album: a word naming a node of the pattern as well says nothing
+                return 0 if any(m.kind_named(c, v, [head]) for v in nodes) else 1
             if any(m.kind_named(c, v, [head]) for v in nodes):
-                # "which professors have the rank Associate": the professors, not their ranks (paired, both);
-                # not "list the authors' birth years"
-                return -1 if lits.asks_which and owner and m.named(owner, [head]) and not c.paired else 0
+                # "which professors have the rank Associate", "the explicit tracks": the professors, the tracks, not
+                # their ranks or flags (paired, both); not "list the authors' birth years"
+                asks = lits.asks_which or bool(lits.flags)
+                return -1 if asks and owner and m.named(owner, [head]) and not c.paired else 0
             if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own
                 return -1
         return 0

@@ -19,8 +19,7 @@ _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 _CODE = re.compile(r"\b(?=[\w/-]*[A-Za-z])(?=[\w/-]*\d)\w+(?:[-/]\w+)+\b")
 """A code that mixes letters and digits across hyphens or slashes ("DC1-R-2", "xl-16/256/625"): a name, whose
 digits are no numbers of the question (a span of numbers, "1990-2000", has no letters)."""
-_NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")
-"""The word right before a number ("port" in "port 80")."""
+_NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")  # the word right before a number ("port 80")
 
 
 BESIDE_WORDS = 2
@@ -48,8 +47,7 @@ class QuestionLiterals:
     """``[lo, hi)`` intervals: a decade ("1990s") or a pair of numbers ("from 1990 to 2000", inclusive)."""
     limits: list[int] = field(default_factory=list)
     """Small whole numbers (at most the lexicon's ``max_limit``), digits or words: how many a "top 3" asks for."""
-    texts: list[str] = field(default_factory=list)
-    """Quoted text."""
+    texts: list[str] = field(default_factory=list)  # quoted text
     values: list[str] = field(default_factory=list)
     """Values of a relationship's categorical property the question names without quotes ("taught in Fall 2023";
     ``asks.stated_values``): constants, as quoted text is, of conditions on relationships."""
@@ -81,6 +79,9 @@ class QuestionLiterals:
     more (``enumerate_shapes``: "questions with no accepted answer" lack the answer or the answer's id, not both)."""
     unsaid: list[str] = field(default_factory=list)
     """The words a prefix negates whole ("unaccepted", ``negating_prefix``): their rest is ``negated``; none affirms."""
+    flags: list[str] = field(default_factory=list)
+    """Head words naming a boolean property of the kind the noun after them names ("the explicit tracks": the tracks
+    some of them are; ``asks.flagged_kind``)."""
     heads: list[str] = field(default_factory=list)
     """The first two content words past its opening ("movies" and "someone" in "list the first 3 movies where
     someone ..."; "youngest", "producers" in "who are the top 3 youngest producers"): what it asks for is named
@@ -97,8 +98,7 @@ class QuestionLiterals:
     most_noun: str | None = None
     """The word a superlative of measure qualifies ("movies" in "who directed the most movies", "the highest number
     of movies"): what a ranking counts (the ``counted`` feature)."""
-    time_noun: str | None = None
-    """The word the time superlative qualifies ("movie" in "who directed the oldest movie"): whose year it is."""
+    time_noun: str | None = None  # the word the time superlative qualifies ("the oldest movie"): whose year it is
     order: str | None = None
     """The direction an ordering by a measure takes: "DESC" for "the most", "the highest", or a bare "top"; "ASC"
     for "the fewest", "the lowest" (the lexicon's ``order``); None when the question says neither, or both."""

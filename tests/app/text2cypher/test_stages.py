@@ -112,6 +112,41 @@ def test_the_total_number_of_a_quantity_is_its_sum_not_a_count_of_its_owners() -
     assert row["count_form"] == -1.0 and row["aggregate_asked"] == -1.0
 
 
+def test_a_key_that_is_a_kind_of_the_pattern_names_that_kind_not_itself() -> None:
+    """A relationship's ``trackNo`` reads as "track" (the ``No`` is a function word): "which tracks did X stream"
+    names the tracks, not the numbers of the tracks on their albums, and "how many tracks are in playlist X" is no
+    sum of those numbers; a key no node of the pattern is named by still answers ("the roles of the actors")."""
+    streamed = CandidateQuery(
+        Anchor("X", "Listener", "username"),
+        (Hop("STREAMED", "out", "Track", "trackName"), Hop("HAS_TRACK", "in", "Album", "albumTitle")),
+    )
+    numbers = Shape(streamed, 3, "attr", prop="trackNo", prop_on=2)
+    q = "Which tracks did X stream?"
+    [row] = features.compute([numbers], q, question_literals(q))
+    assert row["answer_kind"] == 0.0
+    summed = Shape(streamed, 3, "agg", prop="trackNo", prop_on=2, fn="sum", quantity=True)
+    q = "How many tracks did X stream?"
+    [row] = features.compute([summed], q, question_literals(q))
+    assert row["aggregate_asked"] == -1.0
+    acted = CandidateQuery(Anchor("X", "Movie", "title"), (Hop("ACTED_IN", "in", "Person", "name"),))
+    q = "What are the roles of the actors in X?"
+    [row] = features.compute([Shape(acted, 2, "attr", prop="roles", prop_on=1)], q, question_literals(q))
+    assert row["answer_kind"] == 1.0
+
+
+def test_a_flag_before_its_kind_asks_for_the_flagged_nodes_not_the_flag() -> None:
+    """ "List the explicit tracks on X": ``explicit`` picks tracks (``asks.flagged_kind``); the values of ``explicit``
+    are not what is asked (-1), a list of tracks is."""
+    on = CandidateQuery(Anchor("X", "Album", "albumTitle"), (Hop("HAS_TRACK", "out", "Track", "trackName"),))
+    q = "List the explicit tracks on X."
+    lits = question_literals(q)
+    lits.heads, lits.flags = ["tracks"], ["explicit"]  # what asks.asked_kind reads off a profile with the flag
+    rows = features.compute([Shape(on, 2, "attr", prop="explicit"), Shape(on, 2, "list")], q, lits)
+    assert rows[0]["answer_kind"] == -1.0 and rows[1]["answer_kind"] == 1.0
+    lits.flags = []
+    assert features.compute([Shape(on, 2, "attr", prop="explicit")], q, lits)[0]["answer_kind"] == 0.0
+
+
 def test_the_ranker_is_its_weights(tmp_path: Path) -> None:
     feats = [{RELEVANCE: 1.0, "constants": 0.0}, {RELEVANCE: 0.0, "constants": 1.0}]
     assert rank.Ranker({RELEVANCE: 1.0, "constants": 2.0}).scores(feats) == [1.0, 2.0]
