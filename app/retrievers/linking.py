@@ -92,9 +92,10 @@ class NameIndex:
 
     def names_schema(self, text: str) -> bool:
         """``text`` is one word in lower case or capitals that names a schema word (the same stem: "tags" and ``Tag``,
-        "UUID" and ``uuid``)."""
-        plain = text.islower() or (text.isupper() and len(text) > 1)
-        return plain and " " not in text and any(stem_match(text.lower(), w) for w in self.schema_words)
+        "UUID" and ``uuid``); not a handle or code such as "chef_ana" or "dc1" (no word of the language)."""
+        word = text.rstrip(_TRAILING)
+        plain = word.isalpha() and (word.islower() or (word.isupper() and len(word) > 1))
+        return plain and any(stem_match(word.lower(), w) for w in self.schema_words)
 
     def values_of(self, word: str) -> list[tuple[str, list[str], str]]:
         """The categorical values a single word names as a noun's singular ("goalkeepers": ``Goalkeeper``)."""
