@@ -110,8 +110,9 @@ eval: install
 	$(EVAL) --dataset text2cypher --path $(SHARED)/neo4j_movies_text2cypher --limit 50
 
 # text2cypher on the project's own graphs of other schemas (data/league, data/library: written in session 47 with
-# their questions, data/airline and data/company in session 48, data/music in session 50; development sets since)
-OWN_GRAPHS := league library airline company music
+# their questions, data/airline and data/company in session 48, data/music and data/recipes in session 50; development
+# sets since)
+OWN_GRAPHS := league library airline company music recipes
 eval-own: install
 	for g in $(OWN_GRAPHS); do $(PY) data/$$g/make.py || exit 1; done
 	for g in $(OWN_GRAPHS); do \

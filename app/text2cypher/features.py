@@ -17,14 +17,7 @@ from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
-from app.text2cypher.words import (
-    identity_terms,
-    key_terms,
-    label_echoes,
-    prop_term,
-    relationship_terms,
-    term_words,
-)
+from app.text2cypher.words import identity_terms, key_terms, prop_term, relationship_terms, term_words
 
 Candidate = CandidateQuery | Shape
 
@@ -59,6 +52,23 @@ class Facts:
             reserved=kinds,
         )
         return cls(c, question, lits, named, unnamed)
+
+
+def label_echoes(c: Candidate) -> set[str]:
+    """The property keys a shape uses on a node whose label is the same words (a rack's ``rack``, a zone's
+    ``zone``): the word "racks" names the racks, not their ``rack`` numbers, so such a use is neither named nor
+    unnamed (``schema_named``)."""
+    if not isinstance(c, Shape):
+        return set()
+    uses = [(f.key, f.var) for f in c.filters if not f.edge]
+    if c.prop and c.prop_on is None:
+        uses.append((c.prop, c.prop_var or c.target))
+    out = set()
+    for key, var in uses:
+        label = c.path.node_kind(var)[0] if 1 <= var <= len(c.hops) + 1 else ""
+        if label and term_words(key) == term_words(label):
+            out.add(key)
+    return out
 
 
 Feature = Callable[[Facts], float]

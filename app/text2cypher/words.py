@@ -116,23 +116,6 @@ def identity_terms(c: CandidateQuery | Shape) -> list[str]:
     return terms
 
 
-def label_echoes(c: CandidateQuery | Shape) -> set[str]:
-    """The property keys a shape uses on a node whose label is the same words (a rack's ``rack``, a zone's
-    ``zone``): the word "racks" names the racks, not their ``rack`` numbers, so such a use is neither named nor
-    unnamed (``schema_named``)."""
-    if not isinstance(c, Shape):
-        return set()
-    uses = [(f.key, f.var) for f in c.filters if not f.edge]
-    if c.prop and c.prop_on is None:
-        uses.append((c.prop, c.prop_var or c.target))
-    out = set()
-    for key, var in uses:
-        label = c.path.node_kind(var)[0] if 1 <= var <= len(c.hops) + 1 else ""
-        if label and term_words(key) == term_words(label):
-            out.add(key)
-    return out
-
-
 def picks(f: Filter) -> bool:
     """A condition that a node's property equals a text: the question states that node (``identity_terms``)."""
     return f.op == "=" and not f.edge and not f.listed and isinstance(f.value, str)

@@ -29,7 +29,6 @@ from app.text2cypher.phrasing import shape_question
 from app.text2cypher.profiles import LabelProfile, Profiles, Property, single_links
 from app.text2cypher.question import QuestionLiterals, question_literals
 from app.text2cypher.reading import reading
-from app.text2cypher.words import label_echoes
 
 NS = "shapes"
 EN = lexicon.load()
@@ -1874,7 +1873,7 @@ def test_a_number_is_a_value_of_what_the_word_before_it_names() -> None:
     in_row = Shape(shelf, 1, "list", filters=(Filter(1, "row", "=", 4),))
     assert feature("value_named", in_zone, lits) == 1 and feature("value_named", in_row, lits) == -1
     numbers = Shape(shelf, 1, "attr", prop="shelf")
-    assert label_echoes(numbers) == {"shelf"}
+    assert features.label_echoes(numbers) == {"shelf"}
     assert feature("schema_named", numbers, lits, "List the shelves in zone 4.") == 0
     assert feature("answer_kind", numbers, lits) == 0
     zones = question_literals("List the zones of shelves.")
