@@ -304,3 +304,12 @@ def redundant(f: Filter, g: Filter) -> bool:
     # one value cannot equal two ("tagged with both 'neo4j' and 'cypher'" is two tags, not one of both names)
     both_equal = f.op == g.op == "=" and not (f.listed or f.sized or g.listed or g.sized)
     return same and (bool({EXISTS, ABSENT, "range"} & {f.op, g.op}) or both_equal)
+
+
+def asked_list(s: Shape, plain: list[Shape], lits: QuestionLiterals) -> bool:
+    """A plain list of the kind the question asks for (``lits.kind_head``) with one condition: it takes a second
+    whatever the beam keeps ("the vegetarian recipes that take at most 20 minutes": orderings and counts by the
+    minutes outscored it there)."""
+    if len(s.filters) != 1 or replace(s, filters=()) not in plain or lits.kind_head is None:
+        return False
+    return lits.match.kind_named(s, s.target, [lits.kind_head])

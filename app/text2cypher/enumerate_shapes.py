@@ -17,8 +17,8 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import ABSENT, EXISTS, UNLINKED, Shape
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.text2cypher.asks import counts_kind
+from app.text2cypher.conditions import asked_list, filters_for, negates_again, redundant
 from app.text2cypher.conditions import conditions as find_conditions
-from app.text2cypher.conditions import filters_for, negates_again, redundant
 from app.text2cypher.counting import (
     by_count,
     chain_ends,
@@ -107,8 +107,8 @@ class ShapeEnumerator:
         conditions = await find_conditions(self.graph, namespace, profiles, lits)
         if not any(conditions.values()):
             return counts
-        # the beam of conditions; entity lists take theirs apart (below), and a named entity's values take none (the
-        # nodes a shared value names do: "premium listeners from Chile")
+        # the beam of conditions; entity lists take theirs apart (below), a named entity's values none (the nodes a
+        # shared value names do: "premium listeners from Chile"); one-condition lists of what is asked a second
         keep = [
             i
             for i, x in enumerate(base)
@@ -118,9 +118,8 @@ class ShapeEnumerator:
         chained = {*chain_paths, *named_chains}
         kept = [scores[i] for i in keep] if scores is not None else None
         level = self._beam([base[i] for i in keep], kept, chained)
-        # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
-        # name a property its aggregates and orderings fill the beam, and those take no condition on that property
-        level += [x for x in plain if x not in level]
+        # plain lists (of a label's nodes or a pattern's ends) always get a condition: where the question's words name
+        level += [x for x in plain if x not in level]  # a property its aggregates and orderings fill the beam
         # the ends of a chain whose three kinds the question names, listed or in the order of a number it names, take
         # conditions too: in the chains' beam the staged shapes outscored them ("the top 3 types of machines by RAM in
         # racks in zone 4")
@@ -157,6 +156,7 @@ class ShapeEnumerator:
                 nxt = budgeted
             scores = await score(nxt)
             level = self._beam(nxt, scores, chained)
+            level += [x for x in nxt if x not in level and asked_list(x, plain, lits)]
         return counts
 
     def _beam(self, shapes: list[Shape], scores: list[float] | None, chained: set[CandidateQuery]) -> list[Shape]:

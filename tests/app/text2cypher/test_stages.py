@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.shapes import Filter, Shape
 from app.errors import InvalidInputError
 from app.text2cypher import features, lexicon, rank
+from app.text2cypher.conditions import asked_list
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.question import question_literals
@@ -145,6 +146,23 @@ def test_a_flag_before_its_kind_asks_for_the_flagged_nodes_not_the_flag() -> Non
     assert rows[0]["answer_kind"] == -1.0 and rows[1]["answer_kind"] == 1.0
     lits.flags = []
     assert features.compute([Shape(on, 2, "attr", prop="explicit")], q, lits)[0]["answer_kind"] == 0.0
+
+
+def test_a_list_of_the_kind_asked_for_keeps_its_second_condition() -> None:
+    """ "The vegetarian recipes that take at most 20 minutes": the plain list of recipes with one condition takes a
+    second whatever the beam of one-condition shapes keeps (``conditions.asked_list``); a list of another kind, or of
+    a pattern that is no plain list, does not."""
+    recipes = CandidateQuery(Anchor(None, "Recipe", "recipeName"), ())
+    chefs = CandidateQuery(Anchor(None, "Chef", "chefName"), ())
+    plain = [Shape(recipes, 1, "list"), Shape(chefs, 1, "list")]
+    lits = question_literals("List the vegetarian recipes that take at most 20 minutes.")
+    lits.kind_head = "recipes"  # what asks.asked_kind reads off the profile
+    quick = Filter(1, "prepMinutes", "<=", 20)
+    assert asked_list(Shape(recipes, 1, "list", filters=(quick,)), plain, lits)
+    assert not asked_list(Shape(chefs, 1, "list", filters=(Filter(1, "nationality", "=", "Italy"),)), plain, lits)
+    assert not asked_list(Shape(recipes, 1, "list", filters=(quick,), limit=3), plain, lits)
+    both = (quick, Filter(1, "vegetarian", "=", True))
+    assert not asked_list(Shape(recipes, 1, "list", filters=both), plain, lits)
 
 
 def test_the_ranker_is_its_weights(tmp_path: Path) -> None:
