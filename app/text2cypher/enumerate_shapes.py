@@ -2,11 +2,10 @@
 the end of a path, in two steps that keep the count bounded on any graph. First every *base* shape: label-anchored
 patterns (a label, or one schema triple) and the best entity-anchored paths, each with list / count / aggregates /
 ordering / most-fewest, the counts along the chains the question names and the ends of those whose every kind it
-names (``counting.py``), and the values of linked
-entities' properties; then the ``filter_beam`` most relevant base shapes (and a third as many chains) with each
-condition the question's constants allow (``conditions.py``), then the ``filter_beam`` best of those with a second
-condition. ``shape_budget`` and ``condition_budget`` bound what the cross-encoder reads.
-"""
+names (``counting.py``), and the values of linked entities' properties; then the ``filter_beam`` most relevant base
+shapes (and a third as many chains) with each condition the question's constants allow (``conditions.py``), then the
+``filter_beam`` best of those with a second condition. ``shape_budget`` and ``condition_budget`` bound what the
+cross-encoder reads."""
 
 from __future__ import annotations
 
@@ -118,8 +117,9 @@ class ShapeEnumerator:
         chained = {*chain_paths, *named_chains}
         kept = [scores[i] for i in keep] if scores is not None else None
         level = self._beam([base[i] for i in keep], kept, chained)
-        # plain lists (of a label's nodes or a pattern's ends) always get a condition: where the question's words name
-        level += [x for x in plain if x not in level]  # a property its aggregates and orderings fill the beam
+        # the plain lists of a label's nodes (or a pattern's ends) always get a condition: when the question's words
+        # name a property its aggregates and orderings fill the beam, and those take no condition on that property
+        level += [x for x in plain if x not in level]
         # the ends of a chain whose three kinds the question names, listed or in the order of a number it names, take
         # conditions too: in the chains' beam the staged shapes outscored them ("the top 3 types of machines by RAM in
         # racks in zone 4")

@@ -210,9 +210,8 @@ def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
     if c.kind != "attr" and not summed:
         return False
     key = prop_term(c)
-    kinds = {term_words(c.path.node_kind(v)[0] or "") for v in range(1, len(c.hops) + 2)}
-    if summed and term_words(key) in kinds:  # "how many tracks": not a sum of their album's ``trackNo``
-        return False
+    if summed and term_words(key) in {term_words(label) for label in c.path.labels()}:
+        return False  # "how many tracks": not a sum of the ``trackNo`` of their album's tracks
     return lits.match.named(key, lits.heads[:1]) and all(lits.match.named(w, lits.words) for w in term_words(key))
 
 
