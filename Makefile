@@ -111,12 +111,15 @@ eval: install
 
 # text2cypher on the project's own graphs of other schemas (data/league, data/library: written in session 47 with
 # their questions, data/airline and data/company in session 48, data/music and data/recipes in session 50; development
-# sets since)
+# sets since), and data/worldkg (session 51): a knowledge graph of plain triples with 1-, 2-, 3-hop and conjunctive
+# questions (Hits@1)
 OWN_GRAPHS := league library airline company music recipes
 eval-own: install
 	for g in $(OWN_GRAPHS); do $(PY) data/$$g/make.py || exit 1; done
 	for g in $(OWN_GRAPHS); do \
 	  $(EVAL) --dataset text2cypher --path data/$$g --namespace $$g --modes text2cypher --fresh || exit 1; done
+	$(PY) data/worldkg/make.py
+	$(EVAL) --dataset kgqa --path data/worldkg --namespace worldkg --modes text2cypher --fresh
 
 # text2cypher's ranker learned from graphs' own questions (`python -m app ranker collect-gold`, then `ranker fit`):
 # each question of the own graphs and of the development sets with every candidate whose rows are the gold
@@ -132,6 +135,8 @@ ranker-gold: install
 	$(PY) -m app ranker collect-gold --path $(SHARED)/neo4j_movies_text2cypher --namespace movies --out $(RANKER)/pub_movies.jsonl --data-dir $(RANKER)/db
 	$(PY) -m app ranker collect-gold --dataset metaqa --limit 100 --path $(SHARED)/metaqa --namespace metaqa --out $(RANKER)/pub_metaqa.jsonl --data-dir $(RANKER)/db
 	$(PY) -m app ranker collect-gold --path $(SHARED)/text2cypher_network --namespace network --out $(RANKER)/pub_network.jsonl --data-dir $(RANKER)/db
+	$(PY) data/worldkg/make.py
+	$(PY) -m app ranker collect-gold --dataset kgqa --path data/worldkg --namespace worldkg --out $(RANKER)/gold_worldkg.jsonl --data-dir $(RANKER)/db
 	$(PY) -m app ranker fit $(RANKER)/gold_*.jsonl $(RANKER)/pub_*.jsonl --out $(RANKER)/learned.json --l2 0.001 --holdout 0 --baseline default
 
 # schemathesis against the running service with more examples than make test's 25 per operation

@@ -75,6 +75,11 @@ class EntityLink:
     """The stored value is a whole number (a port), not text: a query compares it as one."""
 
 
+def _common_noun(name: str) -> bool:
+    """A display value stored in lower case, of words only ("goalkeeper", "film_director"; not "dc1-r2")."""
+    return name.islower() and all(w.isalpha() for w in re.split(r"[ _-]+", name) if w)
+
+
 @dataclass
 class NameIndex:
     """Lower-cased entity name (and its spoken form, ``_`` read as a space) -> [(name, labels, key)]."""
@@ -97,13 +102,17 @@ class NameIndex:
         plain = word.isalpha() and (word.islower() or (word.isupper() and len(word) > 1))
         return plain and any(stem_match(word.lower(), w) for w in self.schema_words)
 
-    def values_of(self, word: str) -> list[tuple[str, list[str], str]]:
-        """The categorical values a single word names as a noun's singular ("goalkeepers": ``Goalkeeper``)."""
+    def values_of(self, text: str, *, common: bool = True) -> list[tuple[str, list[str], str]]:
+        """The common nouns a word or words name as a noun's singular ("goalkeepers": ``Goalkeeper``, "film
+        directors": ``film_director``; the last word's lemma): values of categorical properties, and (``common``)
+        the nodes whose display value the graph stores in lower case (a knowledge graph of triples keeps a
+        profession or a genre as a node of its own)."""
+        head, _, last = text.lower().rpartition(" ")
         return [
             entry
-            for lemma in noun_lemmas(word.lower())
-            for entry in self.by_lower.get(lemma, [])
-            if (entry[0], entry[2]) in self.categorical
+            for lemma in noun_lemmas(last)
+            for entry in self.by_lower.get(f"{head} {lemma}" if head else lemma, [])
+            if (entry[0], entry[2]) in self.categorical or (common and _common_noun(entry[0]))
         ]
 
     def named(self, name: str) -> list[tuple[str, list[str], str]]:
@@ -182,14 +191,16 @@ class EntityLinker:
                 variants = {span, span.rstrip(_TRAILING), span.rstrip(_CLOSING)}
                 for text in variants:
                     direct = idx.by_lower.get(text.lower(), [])
-                    entries = direct or (self.word_values(text, idx) if j == i else [])
+                    entries = direct or (self.word_values(text, idx) if j == i else idx.values_of(text))
                     if not entries:
                         continue
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
                         continue
                     quoted = question[start - 1 : start] in _LEADING
-                    if j == i and idx.names_schema(text) and not quoted and not idx.values_of(text):
-                        continue  # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does)
+                    if j == i and idx.names_schema(text) and not quoted and not idx.values_of(text, common=False):
+                        # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does); only a
+                        # categorical value keeps such a word ("goalkeepers", a position, beside a key ``goals``)
+                        continue
                     s, e = start, start + len(text)
                     # the capital a sentence opens with says nothing of a name: "List the top 5 ...", "... Limit to
                     # the top 3" are no mentions of nodes named "list" and "limit"

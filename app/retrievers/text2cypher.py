@@ -18,6 +18,7 @@ Every query executed here is ``candidates[i].execution_query()`` of an enumerate
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Any, Literal
@@ -355,9 +356,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         if not ranked:  # a backend that found no finite score (cannot happen with the local model)
             trace.error = "the model ranked no candidate query"
             return []
-        # the ranked queries' scores as probabilities over the top-m
+        # the ranked queries' scores as probabilities over the top-m, never more for a query than for one ranked
+        # before it: the order may put a shallower path first (``rank.by_score``), and items are sorted by score
         top = max(r.score for r in ranked)
-        weights = [math.exp(r.score - top) for r in ranked]
+        weights = list(itertools.accumulate((math.exp(r.score - top) for r in ranked), min))
         total = sum(weights)
         items: list[RetrievedItem] = []
         seen: set[str] = set()

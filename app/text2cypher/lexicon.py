@@ -128,6 +128,8 @@ class Lexicon:
     """Superlatives that order by a measure, per direction (``DESC``: the greatest first)."""
     measures: dict[str, tuple[str, ...]]
     """Adjectives and the measures they compare by ("longest": a length, a duration; ``Matcher.names``)."""
+    senses: dict[str, frozenset[str]]
+    """A verb's form -> the nouns of what it says, sharing no stem with it ("born": ``PLACE_OF_BIRTH``'s "birth")."""
     comparisons: dict[str, str]
     """Per operator, the phrases (a regex alternation) that state it before a number."""
     max_limit: int
@@ -297,6 +299,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             time_words=time_words,
             order_words=order_words,
             measures={str(w): tuple(g["measures"]) for g in data["measures"] for w in g["words"]},
+            senses={str(k): frozenset(map(str, v)) for k, v in w.get("senses", {}).items()},
             comparisons=comparisons,
             max_limit=int(data["max_limit"]),
             patterns=patterns,

@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getAllLemmasOOV
 
 from app.cypher.candidates import CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
@@ -41,8 +41,11 @@ def verb_lemmas(word: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=8192)
 def noun_lemmas(word: str) -> frozenset[str]:
     """The nouns an English word form is a form of (``goalkeepers`` → goalkeeper), from lemminflect's dictionary
-    and its rules for words it does not know; the word itself among them."""
-    return frozenset({word, *getAllLemmas(word, upos="NOUN").get("NOUN", ())})
+    and, for a plural it does not know ("midfielders"), its rules; the word itself among them."""
+    known = getAllLemmas(word, upos="NOUN").get("NOUN", ())
+    if not known and word.endswith("s"):
+        known = getAllLemmasOOV(word, upos="NOUN").get("NOUN", ())
+    return frozenset({word, *known})
 
 
 @functools.lru_cache(maxsize=1024)
@@ -147,9 +150,11 @@ class Matcher:
         """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
         or "writers"), or the word begins with the schema word's first four letters or ends in a form of it they
         begin (a compound: ``written`` in "screenwriters", ``rating`` in "ratings"; ``_compound``), or the word is an
-        adjective comparing by that measure ("longest" names ``duration``: the lexicon's ``measures``). A schema word
-        of two letters is named by itself or its plural only ("IPs" names ``ip``). A word of the question's frame
-        names a schema word only as itself or its plural ("list" names no ``LISTENS``; "name" names ``name``)."""
+        adjective comparing by that measure ("longest" names ``duration``: the lexicon's ``measures``), or the word
+        is a verb's form and the schema word a noun of what it says ("born" names ``birth``: the lexicon's
+        ``senses``). A schema word of two letters is named by itself or its plural only ("IPs" names ``ip``). A word
+        of the question's frame names a schema word only as itself or its plural ("list" names no ``LISTENS``;
+        "name" names ``name``)."""
         if len(term_word) < 3:  # too short for a stem: the word itself or its plural ("IPs")
             return word in (term_word, term_word + "s")
         if word in self.lex.frame:  # "list" names no ``LISTENS``, "provide" no ``PROVIDED``; "name" names ``name``
@@ -159,6 +164,7 @@ class Matcher:
             or any(stem_match(term_word, m) for m in self.lex.measures.get(word, ()))
             or (len(term_word) >= 4 and self._compound(term_word, word))
             or self.same_verb(term_word, word)
+            or term_word in self.lex.senses.get(word, ())
         )
 
     def _compound(self, term_word: str, word: str) -> bool:
