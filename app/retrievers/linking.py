@@ -95,6 +95,14 @@ class NameIndex:
     """The words of the namespace's labels, relationship types and property keys (``Tag``, ``HAS_GENRE``, ``uuid``):
     a question's lower-case word that names one of them speaks of the schema, not of a node of that name."""
 
+    kinds: frozenset[str] = frozenset()
+    """The last word of each label in lower case (``Member``, ``DataCenter``: "member", "center"): a word that is one
+    of them in the plural or singular names the kind, whatever value shares its word (``names_kind``)."""
+
+    def names_kind(self, text: str) -> bool:
+        """``text`` is a label's own word ("members" and ``Member``), not just of its stem."""
+        return bool(noun_lemmas(text.rstrip(_TRAILING).lower()) & self.kinds)
+
     def names_schema(self, text: str) -> bool:
         """``text`` is one word in lower case or capitals that names a schema word (the same stem: "tags" and ``Tag``,
         "UUID" and ``uuid``); not a handle or code such as "chef_ana" or "dc1" (no word of the language)."""
@@ -163,7 +171,10 @@ class EntityLinker:
         # the values of categorical properties name the nodes that hold them ("suppliers in Japan")
         values = await categorical_values(self.graph, namespace, profile, max_values=10_000, timeout_s=120)
         nodes += values
-        idx = NameIndex(schema_words=frozenset(w for t in profile.terms() for w in term_words(t)))
+        idx = NameIndex(
+            schema_words=frozenset(w for t in profile.terms() for w in term_words(t)),
+            kinds=frozenset(words[-1] for lab in profile.labels if (words := term_words(lab))),
+        )
         idx.categorical = {(v.name, v.key) for v in values}
         for node in nodes:
             if node.count > self.max_nodes_per_name:
@@ -197,9 +208,12 @@ class EntityLinker:
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
                         continue
                     quoted = question[start - 1 : start] in _LEADING
-                    if j == i and idx.names_schema(text) and not quoted and not idx.values_of(text, common=False):
+                    schema = j == i and idx.names_schema(text) and not quoted
+                    if schema and (idx.names_kind(text) or not idx.values_of(text, common=False)):
                         # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does); only a
-                        # categorical value keeps such a word ("goalkeepers", a position, beside a key ``goals``)
+                        # categorical value keeps such a word ("goalkeepers", a position, beside a key ``goals``),
+                        # unless the word is a label's own: "verified members" are members, not those whose role
+                        # on a relationship is "member"
                         continue
                     s, e = start, start + len(text)
                     # the capital a sentence opens with says nothing of a name: "List the top 5 ...", "... Limit to

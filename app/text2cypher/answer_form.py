@@ -21,7 +21,9 @@ def answer_form(
     """The chosen candidate in the form the question asks for (``_form``); a list of names names each node once,
     not each name once ("which applications listen on port 80": two applications named "crm" are two answers); a
     ranking shows beside each answer the properties of its own the question asks for by their words (``profiles``:
-    "the top 3 questions with the most answers and what are their view counts")."""
+    "the top 3 questions with the most answers and what are their view counts"); answers of the kind of the entity
+    the question names by another of its names are named that way too (``named_as_linked``)."""
+    c = named_as_linked(c, profiles)
     if isinstance(c, Shape) and c.kind == "top" and lits.asks_more and profiles is not None:
         shown = asked_beside(c, lits, profiles)
         c = replace(c, shown=shown) if shown else c
@@ -192,3 +194,22 @@ def own_asked(c: Shape, lits: QuestionLiterals, profiles: Profiles) -> str | Non
     asks for by its words ("the body markdowns of ...", the lexicon's ``value_asked``), or None."""
     keys = [k for _, k, _ in asked_beside(c, lits, profiles)]
     return keys[0] if len(keys) == 1 else None
+
+
+def named_as_linked(c: CandidateQuery | Shape, profiles: Profiles | None) -> CandidateQuery | Shape:
+    """Where the question names its entity by a property that names the nodes of its label beside the display one
+    ("who follows samir_b?": a member's ``handle``, the display property being ``fullName``), the answers of that
+    label are named by it too: the question speaks of them so. Not a value many share (``categorical``: "members in
+    Oslo") nor an id."""
+    path = c if isinstance(c, CandidateQuery) else c.path
+    a = path.anchor
+    prof = profiles.labels.get(a.label) if profiles is not None else None
+    if a.name is None or not a.display or a.key == a.display or prof is None:
+        return c
+    if a.key in prof.categorical or a.key in {p.key for p in prof.identifiers}:
+        return c
+    hops = tuple(replace(h, key=a.key) if h.label == a.label and h.key == a.display else h for h in path.hops)
+    if hops == path.hops:
+        return c
+    named = replace(path, hops=hops)
+    return named if isinstance(c, CandidateQuery) else replace(c, path=named)

@@ -1,19 +1,23 @@
 """Features of what the question asks for that a candidate's pattern holds or lacks: the kind of answer a "who"
 asks for, kinds only negated words name, aggregates asked or not, the property a number is a value of, ends of the
-pattern nothing asks for, answers the question already states, counts for each of something. Registered with
+pattern nothing asks for, answers the question already states, counts for each of something, the entity named after
+"by" doing what the pattern says. Registered with
 :func:`app.text2cypher.features.feature` when ``features`` is imported.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
+from app.text import identifier_words, surface
 from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.reading import acts
 from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words
 
 
@@ -227,3 +231,32 @@ def limit_kind(f: Facts) -> int:
         return 0
     limited = c.path.node_kind((c.ordered_by() or c.target) if c.is_staged else c.target)[0]
     return int(bool(counted_kinds(lits, c.limit) - {limited}))
+
+
+@feature("agent_by", FOR)
+def agent_by(f: Facts) -> int:
+    """For a pattern starting at an entity the question names right after "by" ("posts by paulo66", "questions asked
+    by user 'X'", "movies directed by X"): +1 where that entity does what the pattern's first relationship says (it
+    starts a verb's relationship, ``WROTE``; or ends a passive one, ``DIRECTED_BY``), -1 where it has it done to it
+    ("posts that mention paulo66"). 0 for a noun's relationship (``AUTHOR``, ``HAS_GENRE``: which end does it is the
+    noun's business) and where no "by" comes before the entity."""
+    c, lits = f.candidate, f.lits
+    path = c if isinstance(c, CandidateQuery) else c.path
+    agents = tuple(lits.lex.passive)
+    if path.anchor.name is None or not path.hops or not said_by(f.question, path.anchor.name, agents):
+        return 0
+    hop = path.hops[0]
+    passive = identifier_words(hop.rel_type).split()[-1:][0] in agents
+    if not (passive or acts(hop.rel_type)):
+        return 0
+    return 1 if lits.match.doer(hop, 1) == 1 else -1
+
+
+@functools.lru_cache(maxsize=1024)
+def said_by(question: str, name: str, agents: tuple[str, ...]) -> bool:
+    """Whether the question names ``name`` right after a word of ``agents`` (the lexicon's ``passive``: "by"), two
+    words at most between them ("by user 'X'")."""
+    forms = "|".join(re.escape(n) for n in {name, surface(name)})
+    by = "|".join(re.escape(a) for a in agents)
+    pattern = rf"\b(?:{by})\s+(?:\w+\s+){{0,2}}['\"‘“]?(?:{forms})(?!\w)"
+    return re.search(pattern, question, flags=re.IGNORECASE) is not None

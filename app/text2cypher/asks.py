@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from app.text import identifier_words
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import Matcher, noun_lemmas
+from app.text2cypher.words import Matcher, noun_lemmas, term_words
 
 
 def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
@@ -72,12 +72,14 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     """Set ``lits.values``: the values of relationships' categorical properties (``Profiles.values``) and of nodes'
     lists of kinds (``Profiles.listed``) the question names outside quotes, as a whole word run in any case ("taught
     in fall 2023"), unless the run is one lower-case word (a value such as "active" or "lead" is also a plain word of
-    the question) other than a noun's plural ("the developers on X": ``Developer``). A number inside such a value is
-    part of it ("Fall 2023"), no constant of its own."""
+    the question) other than a noun's plural ("the developers on X": ``Developer``) that is no label's own word
+    ("verified members" are members, not those whose role is "member"). A number inside such a value is part of it
+    ("Fall 2023"), no constant of its own."""
     said = lits.said
     values = dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs)
     words = re.findall(r"[A-Za-z]+", said) if values else []
-    plurals = {lemma: w for w in words for lemma in noun_lemmas(w.lower()) if lemma != w.lower()}
+    kinds = {t[-1] for lab in profiles.labels if (t := term_words(lab))}  # "members" names ``Member``: no role
+    plurals = {lemma: w for w in words for lemma in noun_lemmas(w.lower()) if lemma != w.lower() and lemma not in kinds}
     for value in values:
         if value in lits.texts:
             continue
@@ -240,3 +242,13 @@ def counts_kind(lits: QuestionLiterals, k: int, label: str) -> bool:
     """Whether the number ``k`` counts nodes of ``label`` (``counted_kinds``): "the tags of the 3 questions ..."
     counts questions, "the top 3 tags" tags."""
     return label in counted_kinds(lits, k)
+
+
+def answer_counts(lits: QuestionLiterals) -> list[int | None]:
+    """How many answers a ranking or a greatest / least may take: the question's small numbers (``lits.limits``)
+    but those it compares with ("a rating above 90", "at least 3 movies"), unless one also counts answers ("the top
+    3 ... at least 3"); where none is left, one ("who has reviewed the most movies with a rating above 90": not the
+    top 90), or all of them in order where it asks for its kind in the plural (``plural_kind``: "which users have
+    asked the most questions")."""
+    stated: list[int | None] = [k for k in lits.limits if k not in lits.ops or k in lits.counts]
+    return stated or [None if lits.plural_kind else 1]

@@ -15,7 +15,7 @@ from dataclasses import replace
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import ABSENT, EXISTS, UNLINKED, Shape
 from app.stores.graph.base import GraphSchema, GraphStore
-from app.text2cypher.asks import counts_kind
+from app.text2cypher.asks import answer_counts, counts_kind
 from app.text2cypher.conditions import asked_list, filters_for, negates_again, redundant
 from app.text2cypher.conditions import conditions as find_conditions
 from app.text2cypher.counting import (
@@ -31,7 +31,7 @@ from app.text2cypher.counting import (
 )
 from app.text2cypher.measures import attributes, commons, either_way, measures, pinned, schema_counts, value_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
-from app.text2cypher.question import QuestionLiterals, answer_counts
+from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import term_words
 
 ANCHORED_CONDITIONED = 3

@@ -6,9 +6,8 @@
    are extended further, and ``max_candidates`` bounds the total. A level the beam keeps whole is extended while
    the cross-encoder scores it (its scores only order it).
 2. The paths joining two linked entities, and the relationships between them.
-3. The shapes (``enumerate_shapes.py``): counts, aggregates, conditions, orderings, most/fewest, label-anchored.
-4. A preview of the answers of paths whose answers have no label, read again with a few of them.
-5. The features of every candidate (``features.py``).
+3. The shapes (``enumerate_shapes.py``), from the paths the ranker puts first (relevance and ``features.py``).
+4. A preview of the answers of paths whose answers have no label, read again with a few of them. 5. The features.
 
 Without a question (self-supervised tuning) nothing is scored and the paths extended further are drawn at random.
 """
@@ -214,6 +213,7 @@ class Enumerator:
             await add(joins[: max(0, cfg.max_candidates - len(out.candidates))])
         lits = question_literals(question, lex) if question is not None else None
         about = False  # the question says it is about the graph (below, with the schema)
+        known: dict[int, dict[str, float]] = {}  # the features of the candidates computed so far, by the candidate
         if cfg.shapes and lits is not None and not out.truncated:
             with ctx.stage("candidate_enumeration"):
                 schema = await self.schema(namespace)
@@ -223,9 +223,14 @@ class Enumerator:
             asked_kind(lits, profiles)  # "which questions ...": the label asked for
             stated_values(lits, profiles)  # "taught in Fall 2023": a relationship's value
             about = about_the_graph(lits, terms)
+            ranker = rank.load(cfg.ranker)
             order = list(range(len(out.candidates)))
-            if relevance is not None:
-                rel = relevance
+            paths = features.compute(out.candidates, lits.said if question is None else question, lits)
+            known = {id(c): f for c, f in zip(out.candidates, paths, strict=True)}  # each candidate's own
+            if relevance is not None:  # the paths the ranker would put first: relevance and what the features say
+                said = ranker.prior(paths)
+                weight = ranker.weights.get(features.RELEVANCE, 1.0)
+                rel = [weight * r + p for r, p in zip(relevance, said, strict=True)]
                 order.sort(key=lambda i: -rel[i])
             ranked = [out.candidates[i] for i in order]
             best = [c for c in ranked if isinstance(c, CandidateQuery) and c.end is None and len(c.hops) <= 2]
@@ -237,7 +242,6 @@ class Enumerator:
             if profiles.rels or any(profiles.shared(a) for a in anchors):
                 with ctx.stage("candidate_enumeration"):
                     entities += await self._adjacent(namespace, anchors)
-            ranker = rank.load(cfg.ranker)
             shapes = ShapeEnumerator(
                 self.graph,
                 self.profiles,
@@ -282,7 +286,9 @@ class Enumerator:
         if lits is not None:
             assert question is not None
             with ctx.stage("candidate_enumeration"):  # the features are part of enumerating
-                out.features = features.compute(out.candidates, question, lits)
+                rest = [c for c in out.candidates if id(c) not in known]
+                known |= {id(c): f for c, f in zip(rest, features.compute(rest, question, lits), strict=True)}
+                out.features = [known[id(c)] for c in out.candidates]
         return out
 
     async def _preview(self, namespace: str, question: str, out: Enumeration, ctx: Progress) -> None:

@@ -17,7 +17,16 @@ from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
-from app.text2cypher.words import identity_terms, key_terms, prop_term, relationship_terms, term_words
+from app.text2cypher.words import (
+    content_words,
+    identity_terms,
+    key_terms,
+    label_echoes,
+    noun_lemmas,
+    prop_term,
+    relationship_terms,
+    term_words,
+)
 
 Candidate = CandidateQuery | Shape
 
@@ -42,33 +51,21 @@ class Facts:
     @classmethod
     def of(cls, c: Candidate, question: str, lits: QuestionLiterals, kinds: Sequence[str] = ()) -> Facts:
         """``kinds``: the words that say what kind of thing a quoted constant is (``Matcher.kind_words``): they name
-        no property key of the candidate."""
+        no property key of the candidate; nor do the words that are the plural or singular of a label of its pattern
+        ("which posts did X write": the posts, not their ``postedAt``)."""
         echoed = label_echoes(c)
+        path = c if isinstance(c, CandidateQuery) else c.path
+        own = {t[-1] for lab in path.labels() if lab and (t := term_words(lab))}
+        kinds_here = tuple(w for w in content_words(question) if noun_lemmas(w) & own)  # "posts": no ``postedAt``
         named, unnamed = lits.match.mentions(
             question,
             relationship_terms(c),
             [t for t in identity_terms(c) if t not in echoed],
             keys=[t for t in key_terms(c) if t not in echoed],
             reserved=kinds,
+            spared=kinds_here,
         )
         return cls(c, question, lits, named, unnamed)
-
-
-def label_echoes(c: Candidate) -> set[str]:
-    """The property keys a shape uses on a node whose label is the same words (a rack's ``rack``, a zone's
-    ``zone``): the word "racks" names the racks, not their ``rack`` numbers, so such a use is neither named nor
-    unnamed (``schema_named``)."""
-    if not isinstance(c, Shape):
-        return set()
-    uses = [(f.key, f.var) for f in c.filters if not f.edge]
-    if c.prop and c.prop_on is None:
-        uses.append((c.prop, c.prop_var or c.target))
-    out = set()
-    for key, var in uses:
-        label = c.path.node_kind(var)[0] if 1 <= var <= len(c.hops) + 1 else ""
-        if label and term_words(key) == term_words(label):
-            out.add(key)
-    return out
 
 
 Feature = Callable[[Facts], float]
@@ -338,8 +335,9 @@ def answer_kind(f: Facts) -> int:
         if ends:
             return 1 if c.target in ends else -1
     for head in lits.heads:  # the first head word that names a node of the pattern says which
-        target = m.kind_named(c, c.target, [head])
-        other = any(m.kind_named(c, v, [head]) for v in nodes if v != c.target)
+        nouns = head == lits.wh_kind
+        target = m.kind_named(c, c.target, [head], nouns=nouns)
+        other = any(m.kind_named(c, v, [head], nouns=nouns) for v in nodes if v != c.target)
         if target or other:
             return 1 if target and not other else -1 if other and not target else 0
         if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else

@@ -119,6 +119,9 @@ class Lexicon:
     """Nouns whose plural no ending makes ("person" -> "people")."""
     passive: frozenset[str]
     """Words that end a relationship type named in the passive (``WRITTEN_BY``): its doer is the node it points to."""
+    states: frozenset[str]
+    """Past participles that say where or what a thing is, not what it did (``LOCATED_IN``, ``BASED_IN``): no verb a
+    reading turns into "what X did" (``reading.acts``)."""
     reciprocal: frozenset[str]
     """Words of a relationship type's name that say it holds both ways (``COLLABORATED_WITH``, ``MARRIED_TO``): between
     two nodes of one kind its stored direction says nothing, and a path takes it either way (``reciprocal_type``)."""
@@ -295,6 +298,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             plurals=tuple((str(a), str(b)) for a, b in w.get("plurals", [["", "s"]])),
             irregular_plurals={str(k): str(v) for k, v in w.get("irregular_plurals", {}).items()},
             passive=frozenset(w.get("passive", [])),
+            states=frozenset(w.get("states", [])),
             reciprocal=frozenset(w.get("reciprocal", [])),
             time_words=time_words,
             order_words=order_words,

@@ -70,17 +70,20 @@ def attributes(
     properties of the relationship next to it (the one that reaches it, or the first one when ``t`` is 1): "the
     birth years of ...", "the roles of Keanu Reeves in The Matrix". ``paired``: also each node with its value ("the
     actors of X and their roles"). The label's id too where the question (``lits``) names it ("the short code of
-    X")."""
+    X"), and its display property where a linked entity names the node by another of its names ("the full name of
+    samir_b", a member's ``handle``)."""
     out: list[Shape] = []
     prof = profiles.of(path, t) if node else None
     if prof is not None:
         # nor the key a linked anchor is pinned by: every value of it is the one the question states
         pinned = {a.key for var, a in path.linked() if var == t}
         ids = [p for p in prof.identifiers if lits is not None and said_property(p, lits)]
+        # the display value too of a node the question names by another of its names ("the full name of samir_b")
+        named = pinned - {prof.key, *prof.categorical, *(p.key for p in prof.identifiers)}
         out += [
             Shape(path, t, "attr", prop=p.key, listed=p.kind == "list", quantity=_quantity(p))
             for p in [*prof.properties, *ids]
-            if p.key != prof.key and p.key not in pinned
+            if (p.key != prof.key or named) and p.key not in pinned
         ]
     if path.hops:
         on = t - 1 if t >= 2 else 1

@@ -59,6 +59,9 @@ class QuestionLiterals:
     """The N "what N are the M <phrase>" asks for (an attribute of the M its phrase describes): ``attribute_stop``."""
     described: list[str] = field(default_factory=list)
     """The words of that phrase, after M."""
+    wh_kind: str | None = None
+    """The noun right after an opening "which" / "what" ("which city is ...", "in which country was ..."): the kind of
+    thing asked for, which a relationship named by that noun points to (``Matcher.kind_named``'s ``nouns``)."""
     at_least: bool = False
     """Whether a threshold includes its number ("at least 3", "3 or more"): ``>=`` rather than ``>``."""
     said: str = ""
@@ -301,6 +304,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         out.doer = (who.group(2).lower(), who.group(1) is not None)
     elif (whom := P["who_object"].match(question)) and whom.group(1).lower() not in STOPWORDS:
         out.doer = (whom.group(1).lower(), True)  # "who does Steven report to": the end Steven's relationship reaches
+    wh = P["wh_kind"].match(bare)
+    out.wh_kind = wh.group(1).lower() if wh and wh.group(1).lower() not in STOPWORDS else None
     frame = P["attribute"].match(question)
     if frame and frame.group(1).lower() not in STOPWORDS:
         out.asked = frame.group(1).lower()
@@ -388,13 +393,3 @@ def _names_a_value(word: str, lex: Lexicon) -> bool:
 
 BOUNDS = (">", "<", ">=", "<=")
 """The comparisons that bound a value (not ``=``): a number stated with one is no count of answers."""
-
-
-def answer_counts(lits: QuestionLiterals) -> list[int | None]:
-    """How many answers a ranking or a greatest / least may take: the question's small numbers (``lits.limits``)
-    but those it compares with ("a rating above 90", "at least 3 movies"), unless one also counts answers ("the top
-    3 ... at least 3"); where none is left, one ("who has reviewed the most movies with a rating above 90": not the
-    top 90), or all of them in order where it asks for its kind in the plural (``plural_kind``: "which users have
-    asked the most questions")."""
-    stated: list[int | None] = [k for k in lits.limits if k not in lits.ops or k in lits.counts]
-    return stated or [None if lits.plural_kind else 1]

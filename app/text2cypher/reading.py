@@ -17,11 +17,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from lemminflect import getInflection
+
 from app.cypher.candidates import Anchor, CandidateQuery, Direction, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Filter, Shape
+from app.text import FUNCTION_WORDS, surface
 from app.text import identifier_words as words
-from app.text import surface
 from app.text2cypher.lexicon import Lexicon
+from app.text2cypher.lexicon import load as load_lexicon
+from app.text2cypher.words import verb_lemmas
 
 REVERSED: dict[Direction, Direction] = {"out": "in", "in": "out", "both": "both"}
 """A hop's direction seen from its other end."""
@@ -32,7 +36,8 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
     (``[start, 1 hop, 2 hops, ...]``). ``hops`` are ``(relation, direction, kind of the nodes reached)``:
 
     * ``X -directed_by-> ?`` is "directed by of X"; ``X <-written_by- ?`` is "movie written by X" (the kind of the
-      reached nodes, "entity" when unknown); nested hop by hop: "release year of movie written by X";
+      reached nodes, "entity" when unknown); nested hop by hop: "release year of movie written by X"; a verb's
+      (``acts``) ``X -acted_in-> ?`` is "movie that X acted in";
     * a hop either way (``both``) reads as one entering: "artist collaborated with X";
     * a hop that turns straight back along the relation it came by reads as sharing: ``X -r-> v <-r- ?`` is "other
       movie with the same r as X", ``X <-r- v -r-> ?`` is "other person r of the same movie as X" (not twice in a
@@ -47,6 +52,8 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
             phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
         elif back:
             phrase = f"other {what} {words(name)} of the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
+        elif d == "out" and acts(name):  # "movie that Tom Hanks acted in", not "acted in of Tom Hanks"
+            phrase = f"{what} that {phrases[-1]} {words(name)}"
         elif d == "out":
             phrase = f"{words(name)} of {phrases[-1]}"
         else:  # "in", or "both": "artist collaborated with X"
@@ -54,6 +61,22 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
         phrases.append(phrase)
         shared = back
     return phrases
+
+
+def acts(rel: str) -> bool:
+    """Whether a relationship type is a verb in the past or third person, on its own or with its prepositions
+    (``WROTE``, ``ACTED_IN``, ``DEPENDS_ON``): what it points to is what its start did it to, "post that X wrote".
+    Not a noun (``HAS_GENRE``, ``PLACE_OF_BIRTH``: "genre of X"), nor a verb's plain form (``REPLY_TO``), nor a
+    passive (``DIRECTED_BY``: its end did it; ``BORN_IN``, a participle and no past tense), nor a state (the
+    lexicon's ``states``: ``LOCATED_IN``)."""
+    verb, *rest = words(rel).split() or [""]
+    lemmas = verb_lemmas(verb)
+    lex = load_lexicon()
+    if not lemmas or verb in lemmas or verb in lex.states or not all(w in FUNCTION_WORDS for w in rest):
+        return False
+    past = {f for v in lemmas for f in getInflection(v, "VBD")}  # "born" is no past tense: "X born in" is no deed
+    participle = {f for v in lemmas for f in getInflection(v, "VBN")}
+    return not any(w in lex.passive for w in rest) and (verb in past or verb not in participle)
 
 
 def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:

@@ -119,6 +119,23 @@ def identity_terms(c: CandidateQuery | Shape) -> list[str]:
     return terms
 
 
+def label_echoes(c: CandidateQuery | Shape) -> set[str]:
+    """The property keys a shape uses on a node whose label is the same words (a rack's ``rack``, a zone's
+    ``zone``): the word "racks" names the racks, not their ``rack`` numbers, so such a use is neither named nor
+    unnamed (``schema_named``)."""
+    if not isinstance(c, Shape):
+        return set()
+    uses = [(f.key, f.var) for f in c.filters if not f.edge]
+    if c.prop and c.prop_on is None:
+        uses.append((c.prop, c.prop_var or c.target))
+    out = set()
+    for key, var in uses:
+        label = c.path.node_kind(var)[0] if 1 <= var <= len(c.hops) + 1 else ""
+        if label and term_words(key) == term_words(label):
+            out.add(key)
+    return out
+
+
 def picks(f: Filter) -> bool:
     """A condition that a node's property equals a text: the question states that node (``identity_terms``)."""
     return f.op == "=" and not f.edge and not f.listed and isinstance(f.value, str)
@@ -190,6 +207,7 @@ class Matcher:
         *,
         keys: Sequence[str] = (),
         reserved: Sequence[str] = (),
+        spared: Sequence[str] = (),
     ) -> tuple[int, int]:
         """How many of ``terms`` and then ``keys`` (one per use) the question mentions, and how many it does not. A
         term is mentioned when one of its content words is named by a question word not already taken by another use
@@ -198,8 +216,10 @@ class Matcher:
         name one use ("a view count between 50 and 100" names ``view_count`` once: its second use, the upper bound
         of two conditions, is unnamed). The ``reserved`` words are taken before ``keys`` (after ``terms``): a word
         that says what kind of thing a quoted constant is ("the version '7.1'": ``kind_words``) names no property
-        (a service's ``versions``), though it may name a relationship. An ``optional`` term counts when a word left
-        over names it, and is no miss when none does (``identity_terms``)."""
+        (a service's ``versions``), though it may name a relationship. The ``spared`` words name no key but may name
+        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``). An
+        ``optional`` term counts when a word left over names it, and is no miss when none does
+        (``identity_terms``)."""
         qwords = content_words(question)
         taken: set[int] = set()
 
@@ -217,7 +237,10 @@ class Matcher:
             k = next((j for j, q in enumerate(qwords) if j not in taken and q == r), None)
             if k is not None:
                 taken.add(k)
+        kept = {j for j, q in enumerate(qwords) if j not in taken and q in spared}
+        taken |= kept
         named += sum(took(t) for t in keys)
+        taken -= kept
         unnamed = len(terms) + len(keys) - named
         return named + sum(took(t) for t in optional), unnamed
 
@@ -244,22 +267,29 @@ class Matcher:
         words = identifier_words(hop.rel_type).split()
         return 2 * i + 1 - source if words and words[-1] in self.lex.passive else source
 
-    def kind_named(self, s: Shape, var: int, heads: Sequence[str], *, label: bool = True) -> bool:
+    def kind_named(self, s: Shape, var: int, heads: Sequence[str], *, label: bool = True, nouns: bool = False) -> bool:
         """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"; not
         where ``label`` is False), or it as the doer of a relationship it starts ("actors" for the source of
         ``ACTED_IN``, "producers" of ``PRODUCED``; of one named in the passive, the end it points to: "writers" of
-        ``WRITTEN_BY``)."""
+        ``WRITTEN_BY``), or, with ``nouns``, it as the end of a relationship whose last word is a noun the head word is
+        a form of ("which city" for what ``HOME_CITY`` points to, "what genres" for ``HAS_GENRE``'s: a noun names what
+        it points to, so "which city is X in" asks for no club with a home city; a verb's form is no such noun:
+        "answers" names no end of ``ANSWERED``). Only for the noun a "which" / "what" opens on (``wh_kind``): in
+        "where was the spouse of X born" the word "spouse" names what the question starts from."""
         kind = s.path.node_kind(var)[0]
         if label and kind and self.named(kind, heads):
             return True
         for i, hop in enumerate(s.hops, start=1):
-            verb = term_words(hop.rel_type)[:1]
+            words = term_words(hop.rel_type)
             if (
                 self.doer(hop, i) == var
-                and verb
-                and any(h.endswith(self.lex.agent_endings) and self.names(verb[0], h) for h in heads)
+                and words
+                and any(h.endswith(self.lex.agent_endings) and self.names(words[0], h) for h in heads)
             ):
                 return True
+            pointed = {"out": i + 1, "in": i}.get(hop.direction)
+            if nouns and var == pointed and words and any(words[-1] in noun_lemmas(h) for h in heads):
+                return True  # a relationship named by a noun names the node it points to ("which city": HOME_CITY's)
         return False
 
     def dates_birth(self, key: str) -> bool:

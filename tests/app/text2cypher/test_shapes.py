@@ -454,7 +454,7 @@ def test_shape_text_and_execution_forms() -> None:
         "MATCH (x1:Critic)-[r1:REVIEWED]->(x2:Book) WHERE r1.tags IS NOT NULL "
         "RETURN DISTINCT x2.title AS name, r1.tags AS tags ORDER BY size(tags) DESC LIMIT 2"
     )
-    longest = "top 2 reviewed of a critic (book) with the most reviewed tags: the longest reviewed tags lists"
+    longest = "top 2 book that a critic reviewed (book) with the most reviewed tags: the longest reviewed tags lists"
     assert shape_reading(tagged).startswith(longest)
     # a ranking by how many different values each target has ("the critics with the most diverse tags")
     varied = Shape(tagged.path, 1, "group", prop="tags", prop_on=1, fn="DESC", limit=1, distinct=True)
@@ -1159,7 +1159,7 @@ def test_an_ordering_by_what_the_answer_is_linked_to_names_it() -> None:
 
 
 def test_a_ranking_takes_no_number_the_question_compares_with() -> None:
-    from app.text2cypher.question import answer_counts
+    from app.text2cypher.asks import answer_counts
 
     assert answer_counts(question_literals("Which critic reviewed the most books with a rating above 6?")) == [1]
     assert answer_counts(question_literals("Which 3 authors wrote at least 2 books?")) == [3]
@@ -1170,8 +1170,7 @@ def test_a_ranking_takes_no_number_the_question_compares_with() -> None:
 def test_a_greatest_asked_of_a_kind_in_the_plural_ranks_them_all() -> None:
     """ "Which authors wrote the most books?" asks for the authors in that order, all of them; "which author" for
     the one first; a stated number for that many. A label's own word ending in "s" is no plural."""
-    from app.text2cypher.asks import asked_kind
-    from app.text2cypher.question import answer_counts
+    from app.text2cypher.asks import answer_counts, asked_kind
 
     profiles = Profiles({k: LabelProfile(k, "name", []) for k in ("Author", "Book", "Person", "Status")})
     asked = {
