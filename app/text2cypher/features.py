@@ -52,16 +52,19 @@ class Facts:
     def of(cls, c: Candidate, question: str, lits: QuestionLiterals, kinds: Sequence[str] = ()) -> Facts:
         """``kinds``: the words that say what kind of thing a quoted constant is (``Matcher.kind_words``): they name
         no property key of the candidate; nor do the words that are the plural or singular of a label of its pattern
-        ("which posts did X write": the posts, not their ``postedAt``)."""
+        ("which posts did X write": the posts, not their ``postedAt``), but a key they are a word of ("the accepted
+        answer": ``accepted_answer_id``)."""
         echoed = label_echoes(c)
         path = c if isinstance(c, CandidateQuery) else c.path
         own = {t[-1] for lab in path.labels() if lab and (t := term_words(lab))}
-        kinds_here = tuple(w for w in content_words(question) if noun_lemmas(w) & own)  # "posts": no ``postedAt``
+        keys = [t for t in key_terms(c) if t not in echoed]
+        said = {w for k in keys for w in term_words(k)}  # "accepted answer" names ``accepted_answer_id`` word for word
+        kinds_here = tuple(w for w in content_words(question) if (ws := noun_lemmas(w)) & own and not ws & said)
         named, unnamed = lits.match.mentions(
             question,
             relationship_terms(c),
             [t for t in identity_terms(c) if t not in echoed],
-            keys=[t for t in key_terms(c) if t not in echoed],
+            keys=keys,
             reserved=kinds,
             spared=kinds_here,
         )
