@@ -28,7 +28,7 @@ from app.stores.vector.base import VectorHit, VectorStore, collection_name
 from app.text import STOPWORDS, surface
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.lexicon import load as load_lexicon
-from app.text2cypher.words import noun_lemmas, stem_match, term_words
+from app.text2cypher.words import kind_nouns, noun_lemmas, stem_match, term_words
 
 _TOKEN = re.compile(r"\S+")
 _TRAILING = ".,;:!?\"')]"
@@ -96,8 +96,8 @@ class NameIndex:
     a question's lower-case word that names one of them speaks of the schema, not of a node of that name."""
 
     kinds: frozenset[str] = frozenset()
-    """The last word of each label in lower case (``Member``, ``DataCenter``: "member", "center"): a word that is one
-    of them in the plural or singular names the kind, whatever value shares its word (``names_kind``)."""
+    """The last word of each label in lower case (``words.kind_nouns``): a word that is one of them in the plural or
+    singular names the kind, whatever value shares its word (``names_kind``)."""
 
     def names_kind(self, text: str) -> bool:
         """``text`` is a label's own word ("members" and ``Member``), not just of its stem."""
@@ -173,7 +173,7 @@ class EntityLinker:
         nodes += values
         idx = NameIndex(
             schema_words=frozenset(w for t in profile.terms() for w in term_words(t)),
-            kinds=frozenset(words[-1] for lab in profile.labels if (words := term_words(lab))),
+            kinds=kind_nouns(profile.labels),
         )
         idx.categorical = {(v.name, v.key) for v in values}
         for node in nodes:

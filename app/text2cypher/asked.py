@@ -12,7 +12,7 @@ import re
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
-from app.text import identifier_words, surface
+from app.text import surface
 from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
@@ -246,8 +246,7 @@ def agent_by(f: Facts) -> int:
     if path.anchor.name is None or not path.hops or not said_by(f.question, path.anchor.name, agents):
         return 0
     hop = path.hops[0]
-    passive = identifier_words(hop.rel_type).split()[-1:][0] in agents
-    if not (passive or acts(hop.rel_type)):
+    if not (lits.match.passive(hop.rel_type) or acts(hop.rel_type)):
         return 0
     return 1 if lits.match.doer(hop, 1) == 1 else -1
 

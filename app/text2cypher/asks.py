@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.text import identifier_words
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import Matcher, noun_lemmas, term_words
+from app.text2cypher.words import Matcher, kind_nouns, label_nouns, noun_lemmas
 
 
 def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
@@ -78,7 +77,7 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     said = lits.said
     values = dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs)
     words = re.findall(r"[A-Za-z]+", said) if values else []
-    kinds = {t[-1] for lab in profiles.labels if (t := term_words(lab))}  # "members" names ``Member``: no role
+    kinds = kind_nouns(profiles.labels)  # "members" names ``Member``: no role
     plurals = {lemma: w for w in words for lemma in noun_lemmas(w.lower()) if lemma != w.lower() and lemma not in kinds}
     for value in values:
         if value in lits.texts:
@@ -203,13 +202,6 @@ def is_label_noun(word: str, label: str, lits: QuestionLiterals) -> bool:
     if any(lits.lex.irregular_plurals.get(n) == w for n in nouns):
         return True
     return any(w == n or (n.endswith(a) and w == n[: len(n) - len(a)] + b) for n in nouns for a, b in lits.lex.plurals)
-
-
-def label_nouns(label: str) -> tuple[str, ...]:
-    """A label's noun in the singular: its words run together, and its last word ("datacenter", "center" for
-    ``DataCenter``)."""
-    said = identifier_words(label).split()
-    return ("".join(said), *said[-1:])
 
 
 def is_plural_label_noun(word: str, lits: QuestionLiterals, profiles: Profiles) -> bool:

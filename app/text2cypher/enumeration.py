@@ -225,8 +225,8 @@ class Enumerator:
             about = about_the_graph(lits, terms)
             ranker = rank.load(cfg.ranker)
             order = list(range(len(out.candidates)))
-            paths = features.compute(out.candidates, lits.said if question is None else question, lits)
-            known = {id(c): f for c, f in zip(out.candidates, paths, strict=True)}  # each candidate's own
+            paths = features.compute(out.candidates, question or "", lits)  # a question is what ``lits`` were read from
+            known = {id(c): f for c, f in zip(out.candidates, paths, strict=True)}
             if relevance is not None:  # the paths the ranker would put first: relevance and what the features say
                 said = ranker.prior(paths)
                 weight = ranker.weights.get(features.RELEVANCE, 1.0)

@@ -21,6 +21,7 @@ from app.text2cypher.words import (
     content_words,
     identity_terms,
     key_terms,
+    kind_nouns,
     label_echoes,
     noun_lemmas,
     prop_term,
@@ -56,7 +57,7 @@ class Facts:
         answer": ``accepted_answer_id``)."""
         echoed = label_echoes(c)
         path = c if isinstance(c, CandidateQuery) else c.path
-        own = {t[-1] for lab in path.labels() if lab and (t := term_words(lab))}
+        own = kind_nouns(path.labels())
         keys = [t for t in key_terms(c) if t not in echoed]
         said = {w for k in keys for w in term_words(k)}  # "accepted answer" names ``accepted_answer_id`` word for word
         kinds_here = tuple(w for w in content_words(question) if (ws := noun_lemmas(w)) & own and not ws & said)

@@ -13,6 +13,7 @@ The phrases for operators and aggregates come from the lexicon; the readings' se
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -63,6 +64,7 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
     return phrases
 
 
+@functools.lru_cache(maxsize=1024)
 def acts(rel: str) -> bool:
     """Whether a relationship type is a verb in the past or third person, on its own or with its prepositions
     (``WROTE``, ``ACTED_IN``, ``DEPENDS_ON``): what it points to is what its start did it to, "post that X wrote".

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from lemminflect import getAllLemmas, getAllLemmasOOV
 
@@ -61,6 +61,19 @@ def term_words(term: str) -> tuple[str, ...]:
     candidate. A label ``Question`` or a key ``answer_count`` keeps its words: they are the graph's, and so are words
     of two letters (``ip``, ``OS``: ``names`` takes them only whole)."""
     return tuple(w for w in identifier_words(term).split() if w not in FUNCTION_WORDS and len(w) >= 2)
+
+
+def label_nouns(label: str) -> tuple[str, ...]:
+    """A label's noun in the singular: its words run together, and its last word ("datacenter", "center" for
+    ``DataCenter``)."""
+    said = identifier_words(label).split()
+    return ("".join(said), *said[-1:])
+
+
+def kind_nouns(labels: Iterable[str]) -> frozenset[str]:
+    """The last word of each label (``Member``, ``DataCenter``: "member", "center"): a question word one of them is a
+    form of ("members") names that kind, whatever value or key shares the word."""
+    return frozenset(n[-1] for lab in labels if lab and (n := label_nouns(lab)))
 
 
 def schema_terms(c: CandidateQuery | Shape) -> list[str]:
@@ -264,8 +277,12 @@ class Matcher:
         node it starts at, or the one it points to where the type is named in the passive (the lexicon's
         ``passive``: ``WRITTEN_BY`` is done by its end)."""
         source = i if hop.direction == "out" else i + 1
-        words = identifier_words(hop.rel_type).split()
-        return 2 * i + 1 - source if words and words[-1] in self.lex.passive else source
+        return 2 * i + 1 - source if self.passive(hop.rel_type) else source
+
+    def passive(self, rel_type: str) -> bool:
+        """Whether a relationship type is named in the passive (its last word is one of the lexicon's ``passive``)."""
+        words = identifier_words(rel_type).split()
+        return bool(words) and words[-1] in self.lex.passive
 
     def kind_named(self, s: Shape, var: int, heads: Sequence[str], *, label: bool = True, nouns: bool = False) -> bool:
         """Whether the question's head words name node ``x{var}`` of the shape's pattern: its label ("movies"; not
