@@ -110,12 +110,16 @@ class Anchor:
     display: str = ""
     """The label's display property, where the linked value is held by another (a country many customers share):
     what the anchor's nodes are named by. Empty: ``key``."""
+    also: tuple[tuple[str, str], ...] = ()
+    """``(key, value)`` of the other properties the same nodes hold, named in one breath with ``name`` (a first and a
+    last name: "Olga Moreau", ``EntityLink.also``)."""
 
     def node(self, var: str) -> str:
         if self.name is None:
             return f"({var}:{ident(self.label, 'label')})"
         value = self.name if self.number and self.name.lstrip("-").isdigit() else cypher_string(self.name)
-        return f"({var}:{ident(self.label, 'label')} {{{ident(self.key, 'property')}: {value}}})"
+        held = "".join(f", {ident(k, 'property')}: {cypher_string(v)}" for k, v in self.also)
+        return f"({var}:{ident(self.label, 'label')} {{{ident(self.key, 'property')}: {value}{held}}})"
 
     def connecting_query(self, other: Anchor, display: Display = DEFAULT_DISPLAY) -> str:
         """The distinct ``(t1, o1, t2, o2, l, k)`` of the paths ``self -t1- x -t2- other`` (``o1``: the first edge

@@ -16,7 +16,7 @@ namespace and dropped when the namespace is re-ingested.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from app.concurrency import BuiltOnce
@@ -56,6 +56,24 @@ def _exact_link(
     return EntityLink(text, name, labels, key, score, "exact", span, (name, key) in idx.numbers)
 
 
+def joined(question: str, links: list[EntityLink]) -> list[EntityLink]:
+    """``links`` with each two that only a space parts, linked to one label by two of its properties, said as one:
+    the nodes holding both values ("Olga Moreau": ``firstName`` Olga, ``lastName`` Moreau;
+    a person's name kept in two parts). The first of the two holds the other in ``also``; neither stays alone."""
+    out = list(links)
+    for a in links:
+        for b in links:
+            if a not in out or b not in out or a is b or a.key == b.key or not (a.span and b.span):
+                continue
+            shared = [lab for lab in a.labels if lab in b.labels]
+            if shared and a.span[1] < b.span[0] and not question[a.span[1] : b.span[0]].strip():
+                span = (a.span[0], b.span[1])
+                merged = replace(a, mention=question[span[0] : span[1]], labels=shared, span=span)
+                out[out.index(a)] = replace(merged, score=a.score + b.score, also=(*a.also, (b.key, b.name)))
+                out.remove(b)
+    return out
+
+
 def _opens_sentence(text: str, at: int) -> bool:
     """Position ``at`` of ``text`` opens a sentence: nothing but space before it, or a full stop, "?" or "!"."""
     before = text[:at].rstrip().rstrip(_LEADING).rstrip()
@@ -73,6 +91,9 @@ class EntityLink:
     span: tuple[int, int] | None = None
     number: bool = False
     """The stored value is a whole number (a port), not text: a query compares it as one."""
+    also: tuple[tuple[str, str], ...] = ()
+    """``(key, value)`` of other properties of the same nodes the mention names with ``name``: values of one label
+    said side by side are one node's ("Olga Moreau": a ``firstName`` and a ``lastName``; ``joined``)."""
 
 
 def _common_noun(name: str) -> bool:
@@ -244,7 +265,7 @@ class EntityLinker:
             if clash and not same_span:
                 continue
             chosen.append(link)
-        return chosen
+        return joined(question, chosen)
 
     def word_values(self, word: str, idx: NameIndex) -> list[tuple[str, list[str], str]]:
         """What one word names that is not written as it is stored: a categorical value as a noun's plural

@@ -198,7 +198,9 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         display = await self.enumerator.display(namespace)
         anchors = list(
             dict.fromkeys(
-                Anchor(x.name, lab, x.key, x.number, own if (own := display.key_of(lab, x.key)) != x.key else "")
+                Anchor(
+                    x.name, lab, x.key, x.number, own if (own := display.key_of(lab, x.key)) != x.key else "", x.also
+                )
                 for x in links
                 for lab in anchor_labels(x.labels)
             )

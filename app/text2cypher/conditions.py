@@ -215,23 +215,31 @@ def year_filter(p: Property, op: str, year: int, lits: QuestionLiterals) -> Filt
     """A comparison with a year on a point in time that is no year itself: a date held as ISO text, compared as
     text (which orders as time does), or Unix time (``Property.epoch``), compared with the time the years begin.
     In 1996 is ``STARTS WITH "1996"`` (Unix time: from the start of 1996 to the start of 1997), after 1996 ``>=``
-    the start of 1997, before 1996 ``<`` the start of 1996. A Unix time's reading says the year as the question did
-    ("before 2021", not "< 1609459200"; a date as text "in 2024", not "starting with '2024'"), and the filter counts as
-    a constant the question states (``features.constants_used``)."""
-    return replace(_year_comparison(p, op, year), said=f"{lits.lex.op_words.get(op, op)} {year}", stated=float(year))
+    the start of 1997, before 1996 ``<`` the start of 1996; a year said with a month (``lits.months``: "in March
+    2024") is that month's ("2024-03"). A Unix time's reading says the year as the question did ("before 2021", not
+    "< 1609459200"; a date as text "in 2024", not "starting with '2024'"), and the filter counts as a constant the
+    question states (``features.constants_used``)."""
+    month, said = lits.months.get(float(year), (None, ""))
+    when = f"{said} {year}" if said else str(year)
+    comparison = _year_comparison(p, op, year, month)
+    return replace(comparison, said=f"{lits.lex.op_words.get(op, op)} {when}", stated=float(year))
 
 
-def _year_comparison(p: Property, op: str, year: int) -> Filter:
-    def start(y: int) -> str | int:
-        return str(y) if p.kind == "date" else year_start(y, p.epoch or 1)
+def _year_comparison(p: Property, op: str, year: int, month: int | None = None) -> Filter:
+    def start(y: int, m: int) -> str | int:
+        if p.kind == "date":
+            return f"{y}-{m:02d}" if month is not None else str(y)
+        return year_start(y, p.epoch or 1, m)
 
+    here = (year, month or 1)
+    after = (year, month + 1) if month is not None and month < 12 else (year + 1, 1)
     if op == "=":
         if p.kind == "date":
-            return Filter(0, p.key, "STARTS WITH", str(year))
-        return Filter(0, p.key, "range", (start(year), start(year + 1)))
+            return Filter(0, p.key, "STARTS WITH", start(*here))
+        return Filter(0, p.key, "range", (start(*here), start(*after)))
     if op in (">", "<="):
-        return Filter(0, p.key, ">=" if op == ">" else "<", start(year + 1))
-    return Filter(0, p.key, op if op in ("<", ">=") else "<", start(year))
+        return Filter(0, p.key, ">=" if op == ">" else "<", start(*after))
+    return Filter(0, p.key, op if op in ("<", ">=") else "<", start(*here))
 
 
 def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Filter]:

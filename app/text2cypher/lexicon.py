@@ -164,6 +164,8 @@ class Lexicon:
     demonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The adjectives of places and the places' names ("brazilian": Brazil): what the entity linker reads as a place
     where the graph holds no value that is the adjective itself."""
+    months: dict[str, int] = field(default_factory=dict)
+    """The months' names and short names (the file's ``[months]``): a month said with its year narrows a date."""
     degree: frozenset[str] = frozenset()
     """Every word of a superlative: none is a head word ("the top 5 most reviewed movies" asks for movies)."""
 
@@ -180,6 +182,22 @@ class Lexicon:
             return str(int(value)) if value.is_integer() else str(value)
 
         return (self._scaled.sub(times, text), scalings) if self.scales else (text, scalings)
+
+    def dated(self, text: str) -> tuple[str, dict[float, tuple[int, str]]]:
+        """``text`` with each month said with its year written as the year alone ("in March 2024": "in 2024", so the
+        year's comparison reads as it would), and per such year the month's number and the words said ("March")."""
+        months: dict[float, tuple[int, str]] = {}
+
+        def year(m: re.Match[str]) -> str:
+            months.setdefault(float(m.group(2)), (self.months[m.group(1).lower()], m.group(1)))
+            return m.group(2)
+
+        return (self._dated.sub(year, text), months) if self.months else (text, months)
+
+    @functools.cached_property
+    def _dated(self) -> re.Pattern[str]:
+        names = "|".join(sorted(self.months, key=len, reverse=True))
+        return re.compile(r"\b(" + names + r")\.?,?\s+(?:of\s+)?(\d{4})\b", _CI)
 
     @functools.cached_property
     def _scaled(self) -> re.Pattern[str]:
@@ -327,6 +345,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             order=tuple((d, re.compile(r"\b(?:" + _alternation(ws) + r")\b", _CI)) for d, ws in order_words.items()),
             signs_words={str(op): tuple(ws) for op, ws in data["signs"].items()},
             demonyms={str(k).lower(): tuple(str(x) for x in v) for k, v in data.get("demonyms", {}).items()},
+            months={str(k).lower(): int(v) for k, v in data.get("months", {}).items()},
             signs=tuple(
                 (op, re.compile(r"\b(?:" + _alternation(tuple(ws)) + r")\b", _CI)) for op, ws in data["signs"].items()
             ),

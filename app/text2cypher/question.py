@@ -43,6 +43,8 @@ class QuestionLiterals:
     numbers: list[float] = field(default_factory=list)
     """Every number the question states (not inside quotes)."""
     scaled: dict[float, tuple[float, str]] = field(default_factory=dict)  # "5 million": ``Lexicon.scaled``
+    months: dict[float, tuple[int, str]] = field(default_factory=dict)
+    """Per year said with a month ("in March 2024"), the month's number and name: a date in that month."""
     ranges: list[tuple[float, float]] = field(default_factory=list)
     """``[lo, hi)`` intervals: a decade ("1990s") or a pair of numbers ("from 1990 to 2000", inclusive)."""
     limits: list[int] = field(default_factory=list)
@@ -321,6 +323,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         part = P["part_before"].search(question[: m.start()])
         if part or P["part_after"].match(question[m.end() :]):
             out.partial[m.group(1) or m.group(2)] = next((op for op, g in PART_OPS if part and part.group(g)), None)
+    bare, out.months = lex.dated(bare)  # "in March 2024": the year's comparison, narrowed to the month
     previous: tuple[float, int] | None = None  # the last plain number and where it ended
     for m in _NUMBER.finditer(_CODE.sub(lambda c: " " * len(c.group(0)), bare)):
         value = float(m.group(1))

@@ -155,7 +155,8 @@ def anchor_text(anchor: Anchor, kind: str = "") -> str:
     name = surface(anchor.name or "")
     if not anchor.display or anchor.display == anchor.key:
         return name
-    return f"{kind or words(anchor.label)} with {words(anchor.key)} {name}"
+    held = "".join(f" and {words(k)} {surface(v)}" for k, v in anchor.also)
+    return f"{kind or words(anchor.label)} with {words(anchor.key)} {name}{held}"
 
 
 def node_reading(path: CandidateQuery | Shape, target: int) -> str:

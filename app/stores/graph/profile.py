@@ -72,9 +72,9 @@ def epoch_scale(lo: float | None, hi: float | None, whole: bool) -> int | None:
     return None
 
 
-def year_start(year: int, scale: int) -> int:
-    """The Unix time (``scale`` 1: seconds, 1000: milliseconds) at which ``year`` begins, UTC."""
-    return calendar.timegm((year, 1, 1, 0, 0, 0, 0, 1, 0)) * scale
+def year_start(year: int, scale: int, month: int = 1) -> int:
+    """The Unix time (``scale`` 1: seconds, 1000: milliseconds) at which ``year`` (its ``month``) begins, UTC."""
+    return calendar.timegm((year, month, 1, 0, 0, 0, 0, 1, 0)) * scale
 
 
 def value_kind(value: Any) -> Kind:
@@ -416,15 +416,16 @@ def numbers_nodes(p: PropertyProfile, count: int) -> bool:
 
 
 def choose_categorical(props: Mapping[str, PropertyProfile], skip: set[str], cfg: ProfileSettings) -> list[str]:
-    """Short text properties with few distinct values (at most ``categorical_max_distinct``, and each value shared
-    by two nodes on average)."""
+    """Short text properties with few distinct values (at most ``categorical_max_distinct``), each value shared by
+    two nodes on average, or, on a label of no more nodes than that, some value shared (the city of a few
+    hospitals, two of them in one city; a label's whole handful of values is few)."""
     return [
         p.key
         for p in props.values()
         if p.key not in skip
         and p.kind == "text"
         and 1 <= p.distinct <= cfg.categorical_max_distinct
-        and p.distinct * 2 <= p.present
+        and (p.distinct * 2 <= p.present or p.distinct < p.present <= cfg.categorical_max_distinct)
         and (p.mean_length or 0) <= cfg.display_max_length
     ]
 
