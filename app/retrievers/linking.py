@@ -112,6 +112,9 @@ class NameIndex:
     categorical: set[tuple[str, str]] = field(default_factory=set)
     """(name, key) of the values of categorical properties (a position, a country): a common noun a question may
     say in lower case and in the plural ("which goalkeepers ...": ``Goalkeeper``)."""
+    few: set[tuple[str, str]] = field(default_factory=set)
+    """(name, key) of the display values of labels of few nodes (no more than a categorical property's values): a
+    handful of things of a kind (diseases, genres), which a question may name in lower case ("treat asthma")."""
     schema_words: frozenset[str] = frozenset()
     """The words of the namespace's labels, relationship types and property keys (``Tag``, ``HAS_GENRE``, ``uuid``):
     a question's lower-case word that names one of them speaks of the schema, not of a node of that name."""
@@ -197,6 +200,8 @@ class EntityLinker:
             kinds=kind_nouns(profile.labels),
         )
         idx.categorical = {(v.name, v.key) for v in values}
+        small = {lab for lab, lp in profile.labels.items() if lp.count <= self.profiler.settings.categorical_max_distinct}
+        idx.few = {(n.name, n.key) for n in nodes if set(n.labels) & small}
         for node in nodes:
             if node.count > self.max_nodes_per_name:
                 continue
@@ -244,7 +249,7 @@ class EntityLinker:
                         continue  # "list all unique tags": the question's own words, not a tag named "unique"
                     for name, labels, key in entries:
                         exact_case = surface(name) == text or name == text
-                        value = len(text) > 3 and (not direct or (name, key) in idx.categorical)
+                        value = len(text) > 3 and (not direct or (name, key) in idx.categorical or (name, key) in idx.few)
                         if not exact_case and (text.islower() or opens) and not value:
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         capital = text[:1].isupper() and not opens

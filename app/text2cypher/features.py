@@ -303,8 +303,7 @@ def answer_kind(f: Facts) -> int:
     it names is asked for ("who reviewed ..."); without a verb or a head word naming a node, a "who" asks for the
     end of a one-relationship pattern that does what the relationship says ("who has the highest average review
     rating": the reviewers). Where the first head word naming a label of the graph names no node of the pattern, -1:
-    "which questions have been commented on by X" asks for questions, not X's comments.
-    """
+    "which questions have been commented on by X" asks for questions, not X's comments."""
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
@@ -321,7 +320,9 @@ def answer_kind(f: Facts) -> int:
                 return 0 if any(m.kind_named(c, v, [head]) for v in nodes) else 1
             if any(m.kind_named(c, v, [head]) for v in nodes):
                 # "which professors have the rank Associate", "the explicit tracks": the professors, the tracks, not
-                # their ranks or flags (paired, both); not "list the authors' birth years"
+                # their ranks or flags (paired, both); but their names are they ("which condition has code I48")
+                if owner and c.prop == c.path.node_kind(c.prop_var or c.target)[1] and m.named(owner, [head]):
+                    return 1
                 asks = lits.asks_which or bool(lits.flags)
                 return -1 if asks and owner and m.named(owner, [head]) and not c.paired else 0
             if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own

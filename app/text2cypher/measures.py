@@ -78,8 +78,9 @@ def attributes(
         # nor the key a linked anchor is pinned by: every value of it is the one the question states
         pinned = {a.key for var, a in path.linked() if var == t}
         ids = [p for p in prof.identifiers if lits is not None and said_property(p, lits)]
-        # the display value too of a node the question names by another of its names ("the full name of samir_b")
-        named = pinned - {prof.key, *prof.categorical, *(p.key for p in prof.identifiers)}
+        # the display value too of a node the question names by another of its names ("the full name of samir_b"),
+        # or by a code ("which condition has the code I48"), not by a number
+        named = pinned - {prof.key, *prof.categorical, *(p.key for p in prof.identifiers if p.kind == "number")}
         out += [
             Shape(path, t, "attr", prop=p.key, listed=p.kind == "list", quantity=_quantity(p))
             for p in [*prof.properties, *ids]

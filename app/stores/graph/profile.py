@@ -393,14 +393,15 @@ def choose_id(
     """Another property that identifies each node: filled, unique (``id_min_unique``) and code-like; whole
     numbers first. Whole numbers identify where their key says so (``identifies_by_key``) or where they number the
     label's ``count`` nodes (``numbers_nodes``): a stadium's capacity or a match's attendance differs from node to
-    node too, and it measures."""
+    node too, and it measures. Uniqueness among fewer than ``MIN_EVIDENCE`` values says nothing, unless they are
+    codes in text and every node of the label was read (the ICD-10 codes of ten conditions)."""
     ids = [
         p
         for p in props.values()
         if p.key != display
         and p.filled >= 0.9
         and p.unique >= cfg.id_min_unique
-        and p.present >= MIN_EVIDENCE
+        and (p.present >= MIN_EVIDENCE or (p.kind == "text" and 0 < count <= p.present))
         and p.codelike
         and (p.kind != "integer" or identifies_by_key(p.key) or numbers_nodes(p, count))
         and epoch_scale(_f(p.lo), _f(p.hi), p.kind == "integer") is None  # a time stamp identifies nothing

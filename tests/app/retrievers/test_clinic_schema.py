@@ -3,7 +3,8 @@ by a ``patientId`` with their first and last names in two properties, a handful 
 them share, visits as nodes of their own with a ``date`` as text, and a ``severity`` on patients' allergies. Two
 values of one label said side by side are one node's; a small label's text property whose values repeat is a
 category a question names; a month said with its year narrows a date to that month; a lower-case value of a
-relationship's property right before a word for that relationship is a condition ("a severe allergy")."""
+relationship's property right before a word for that relationship is a condition ("a severe allergy"); a small
+label's codes are its id, and its names link in lower case."""
 
 from __future__ import annotations
 
@@ -39,8 +40,12 @@ VISITS = [  # id, patient, hospital, date
 ]
 
 
+CONDITIONS = [("Asthma", "J45"), ("Eczema", "L30"), ("Migraine", "G43"), ("Atrial fibrillation", "I48")]
+
+
 def script() -> str:
     lines = ["CREATE (:Medication {name: 'Ibuprofen'});"]
+    lines += [f"CREATE (:Condition {{description: '{d}', icd10: '{c}'}});" for d, c in CONDITIONS]
     for pid, first, last, severity in PATIENTS:
         lines.append(f"CREATE (:Patient {{patientId: '{pid}', firstName: '{first}', lastName: '{last}'}});")
         if severity:
@@ -58,6 +63,10 @@ def script() -> str:
         lines.append(
             f"MATCH (e:Encounter {{encounterId: '{eid}'}}), (h:Hospital {{name: '{hospital}'}}) "
             "CREATE (e)-[:TOOK_PLACE_AT]->(h);"
+        )
+        lines.append(
+            f"MATCH (e:Encounter {{encounterId: '{eid}'}}), (c:Condition {{description: 'Asthma'}}) "
+            "CREATE (e)-[:DIAGNOSED_WITH]->(c);"
         )
     return "\n".join(lines) + "\n"
 
@@ -130,3 +139,21 @@ async def test_a_lower_case_value_before_its_relationships_word(clinic: Containe
     for the relationship follows it)."""
     trace = await ask(client, "Which patients have a severe allergy?")
     assert '"severe"' in trace["query"] and sorted(values(trace, "patientId")) == ["PT-1", "PT-4"]
+
+
+async def test_a_small_labels_code_names_its_node(clinic: Container, client: httpx.AsyncClient) -> None:
+    """Four conditions, each with its own ICD-10 code: too few values for uniqueness to say "identifier" by itself,
+    but codes, and every node was read: the code is the label's id, a question names the condition by it, and the
+    condition it asks for is its description."""
+    profile = await clinic.profiler.get(NS)
+    assert profile.labels["Condition"].id == "icd10" and profile.labels["Hospital"].id is None
+    trace = await ask(client, "Which condition has the code I48?")
+    assert 'icd10: "I48"' in trace["query"] and values(trace) == ["Atrial fibrillation"]
+
+
+async def test_a_small_labels_name_in_lower_case(clinic: Container) -> None:
+    """ "asthma" names the condition Asthma (one of a handful of conditions) though the question names a hospital by
+    its capitals too."""
+    q = "Which patients were diagnosed with asthma at St. Brigid Hospital?"
+    links = await clinic.deps.linker.link(NS, q)
+    assert {(x.name, x.key) for x in links} == {("Asthma", "description"), ("St. Brigid Hospital", "name")}
