@@ -231,6 +231,10 @@ class Shape:
     questions first, then their tags), not the first ``limit`` target-node pairs in that order; ``group`` without
     ``prop``: the targets linked to the ``limit`` nodes ``x{prop_var}`` with the most or fewest distinct
     ``x{other}`` ("the tags of the 3 questions with the most comments")."""
+    edges: bool = False
+    """A ``count`` of the relationships that reach the target (``r{target - 1}``), not of the targets: "how many
+    transfers did X receive" counts two transfers between the same two accounts twice; set on the chosen count only
+    (``app.text2cypher.answer_form.answer_form``)."""
     returns: str | None = None
     """A ``list`` in an order (``ordered``): the target's own property it returns in place of the display value ("what
     are the body markdowns of the top 3 highest scoring answers"); set on the chosen list only
@@ -275,7 +279,8 @@ class Shape:
     @property
     def names_edges(self) -> bool:
         """Whether the query refers to a relationship's property (its pattern names the relationships)."""
-        return self.prop_on is not None or any(f.edge for f in self.filters) or any(e for _, _, e in self.shown)
+        named = self.prop_on is not None or self.edges
+        return named or any(f.edge for f in self.filters) or any(e for _, _, e in self.shown)
 
     def owns_prop(self, var: int, *, edge: bool = False) -> bool:
         """Whether ``prop`` belongs to node ``x{var}`` (``edge``: to relationship ``r{var}``)."""
@@ -362,6 +367,8 @@ class Shape:
             if self.paired:
                 return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p}{lim}"
             return f"RETURN DISTINCT {self._prop_ref()} AS {p}{lim}"
+        if self.kind == "count" and self.edges:  # how many relationships reach the answers
+            return f"RETURN count(r{max(self.target - 1, 1)}) AS number"
         if self.kind == "count":  # how many answers, or how many different values of a property of theirs
             return f"RETURN count(DISTINCT {self._prop_ref() if self.prop else t}) AS number"
         if self.kind == "common":

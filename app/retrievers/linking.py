@@ -200,7 +200,9 @@ class EntityLinker:
             kinds=kind_nouns(profile.labels),
         )
         idx.categorical = {(v.name, v.key) for v in values}
-        small = {lab for lab, lp in profile.labels.items() if lp.count <= self.profiler.settings.categorical_max_distinct}
+        small = {
+            lab for lab, lp in profile.labels.items() if lp.count <= self.profiler.settings.categorical_max_distinct
+        }
         idx.few = {(n.name, n.key) for n in nodes if set(n.labels) & small}
         for node in nodes:
             if node.count > self.max_nodes_per_name:
@@ -249,7 +251,9 @@ class EntityLinker:
                         continue  # "list all unique tags": the question's own words, not a tag named "unique"
                     for name, labels, key in entries:
                         exact_case = surface(name) == text or name == text
-                        value = len(text) > 3 and (not direct or (name, key) in idx.categorical or (name, key) in idx.few)
+                        value = len(text) > 3 and (
+                            not direct or (name, key) in idx.categorical or (name, key) in idx.few
+                        )
                         if not exact_case and (text.islower() or opens) and not value:
                             continue  # "gender" is a word, not the node "Gender": lower case links only exactly
                         capital = text[:1].isupper() and not opens

@@ -12,7 +12,7 @@ from app.cypher.shapes import Filter, Shape
 from app.text2cypher.asked import beside_word, label_words, lists_last
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import term_words
+from app.text2cypher.words import term_words, verb_lemmas
 
 
 def answer_form(
@@ -28,10 +28,25 @@ def answer_form(
         shown = asked_beside(c, lits, profiles)
         c = replace(c, shown=shown) if shown else c
     out = _form(c, lits, profiles)
+    if isinstance(out, Shape) and counts_edges(out, lits):
+        return replace(out, edges=True)
     if not isinstance(out, Shape) or out.kind != "list" or out.form != "names":
         return out
     plain = out.having is None and not out.also and not out.shown and out.list_order is None
     return replace(out, form="each") if plain else out
+
+
+def counts_edges(c: Shape, lits: QuestionLiterals) -> bool:
+    """Whether a count of the targets is one of the relationships that reach them: the word the question counts names
+    that relationship and no node of the pattern ("how many transfers did X receive": ``TRANSFERRED_TO``; "how many
+    likes did post X get": ``LIKED``; not "how many movies did X act in"), and is no noun for its doer ("how many
+    followers": members)."""
+    if c.kind != "count" or c.prop or c.having is not None or c.also or not c.hops or not lits.heads:
+        return False
+    head, hop = lits.heads[:1], c.hops[max(c.target - 1, 1) - 1]
+    doers = {v + s for w in term_words(hop.rel_type)[:1] for v in verb_lemmas(w) for s in lits.lex.agent_suffixes}
+    named = lits.match.named(hop.rel_type, head) and head[0] not in doers
+    return named and not any(label and lits.match.named(label, head) for label in c.path.labels())
 
 
 def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles | None) -> CandidateQuery | Shape:

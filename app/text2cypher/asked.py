@@ -12,7 +12,7 @@ import re
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
-from app.text import surface
+from app.text import identifier_words, surface
 from app.text2cypher.asks import counted_kinds
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
@@ -239,13 +239,21 @@ def agent_by(f: Facts) -> int:
     by user 'X'", "movies directed by X"): +1 where that entity does what the pattern's first relationship says (it
     starts a verb's relationship, ``WROTE``; or ends a passive one, ``DIRECTED_BY``), -1 where it has it done to it
     ("posts that mention paulo66"). 0 for a noun's relationship (``AUTHOR``, ``HAS_GENRE``: which end does it is the
-    noun's business) and where no "by" comes before the entity."""
+    noun's business) and where no "by" comes before the entity. Likewise the entity named right after "from" or "to"
+    (the lexicon's ``away`` and ``toward``) of a relationship named for where it goes or comes from: "transferred from
+    X" starts ``TRANSFERRED_TO`` at X, "transferred to X" ends it there (``BOUGHT_FROM`` the other way round)."""
     c, lits = f.candidate, f.lits
     path = c if isinstance(c, CandidateQuery) else c.path
-    agents = tuple(lits.lex.passive)
-    if path.anchor.name is None or not path.hops or not said_by(f.question, path.anchor.name, agents):
+    if path.anchor.name is None or not path.hops:
         return 0
-    hop = path.hops[0]
+    hop, lex = path.hops[0], lits.lex
+    last = (identifier_words(hop.rel_type).split() or [""])[-1]
+    if last in lex.toward | lex.away and hop.direction in ("out", "in"):
+        for words, starts in ((lex.away, last in lex.toward), (lex.toward, last in lex.away)):
+            if said_by(f.question, path.anchor.name, tuple(words)):  # "from X" of ``SENT_TO``: X starts it
+                return 1 if (hop.direction == "out") == starts else -1
+    if not said_by(f.question, path.anchor.name, tuple(lex.passive)):
+        return 0
     if not (lits.match.passive(hop.rel_type) or acts(hop.rel_type)):
         return 0
     return 1 if lits.match.doer(hop, 1) == 1 else -1

@@ -120,7 +120,9 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     if owner is not None and any(is_label_noun(owner.group(1), label, lits) for label in profiles.labels):
         head = owner.group(1).lower()  # "what are the names and IPs of all switches ...": switches, after the
         lits.heads = [*(h for h in lits.heads if h != head), head]  # words that name what of them is asked
-    after = _next_word(lits.said, head) if head is not None else None
+    # a noun a compound's head follows is singular ("machine types"): after a plural the word is a verb ("which
+    # customers bank with X")
+    after = _next_word(lits.said, head) if head is not None and noun_lemmas(head) == {head} else None
     if after is not None and any(is_label_noun(after, label, lits) for label in profiles.labels):
         lits.heads = [after, *(h for h in lits.heads if h != after)]
         head = after

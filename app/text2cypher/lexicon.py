@@ -122,6 +122,10 @@ class Lexicon:
     states: frozenset[str]
     """Past participles that say where or what a thing is, not what it did (``LOCATED_IN``, ``BASED_IN``): no verb a
     reading turns into "what X did" (``reading.acts``)."""
+    toward: frozenset[str]
+    away: frozenset[str]
+    """Words that end a relationship type named for where it goes (``SENT_TO``) or comes from (``BOUGHT_FROM``), and
+    that say before an entity which end of it the entity is (``asked.agent_by``)."""
     reciprocal: frozenset[str]
     """Words of a relationship type's name that say it holds both ways (``COLLABORATED_WITH``, ``MARRIED_TO``): between
     two nodes of one kind its stored direction says nothing, and a path takes it either way (``reciprocal_type``)."""
@@ -317,6 +321,8 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             irregular_plurals={str(k): str(v) for k, v in w.get("irregular_plurals", {}).items()},
             passive=frozenset(w.get("passive", [])),
             states=frozenset(w.get("states", [])),
+            toward=frozenset(w.get("toward", [])),
+            away=frozenset(w.get("away", [])),
             reciprocal=frozenset(w.get("reciprocal", [])),
             time_words=time_words,
             order_words=order_words,
