@@ -231,6 +231,10 @@ class Shape:
     questions first, then their tags), not the first ``limit`` target-node pairs in that order; ``group`` without
     ``prop``: the targets linked to the ``limit`` nodes ``x{prop_var}`` with the most or fewest distinct
     ``x{other}`` ("the tags of the 3 questions with the most comments")."""
+    named_by: tuple[str, ...] = ()
+    """The target's properties its answers are named by in place of its display value (a patient's ``firstName``
+    and ``lastName``: ``LabelProfile.parts``); set on the chosen candidate only
+    (``app.text2cypher.answer_form.answer_form``)."""
     edges: bool = False
     """A ``count`` of the relationships that reach the target (``r{target - 1}``), not of the targets: "how many
     transfers did X receive" counts two transfers between the same two accounts twice; set on the chosen count only
@@ -328,6 +332,7 @@ class Shape:
     def _return(self) -> str:
         t = f"x{self.target}"
         key = ident(self.path.node_kind(self.target)[1], "property")
+        name = ", ".join(f"{t}.{ident(k, 'property')} AS {_column(k)}" for k in self.named_by) or f"{t}.{key} AS name"
         lim = f" LIMIT {int(self.limit)}" if self.limit is not None else ""
         if self.having is not None:
             op, k = self.having
@@ -336,7 +341,7 @@ class Shape:
             per = f"WITH {t}, count(DISTINCT x{int(self.other or 1)}) AS number WHERE number {op} {int(k)} "
             if self.kind == "count":
                 return per + f"RETURN count({t}) AS number"
-            return per + f"RETURN {t}.{key} AS name, number{lim}"
+            return per + f"RETURN {name}, number{lim}"
         list_order = self.list_order
         if list_order is not None:
             by = f"{self._ref(self.target, list_order[0], False)} {'ASC' if list_order[1] == 'ASC' else 'DESC'}"
@@ -348,24 +353,24 @@ class Shape:
             shown = self._shown_columns()
             kept = "".join(f", {ref} AS {col}" for ref, col in shown)
             beside = "".join(f", {col}" for _, col in shown)
-            return f"WITH DISTINCT {t}{kept} ORDER BY {by}{lim} RETURN {t}.{key} AS name{beside}"
+            return f"WITH DISTINCT {t}{kept} ORDER BY {by}{lim} RETURN {name}{beside}"
         if self.kind == "list":
             if self.form == "nodes":
                 return f"RETURN DISTINCT {t}{lim}"
             if self.form == "each" and not self.also and not self.shown:  # two nodes of one name are two answers
-                return f"WITH DISTINCT {t} RETURN {t}.{key} AS name{lim}"
+                return f"WITH DISTINCT {t} RETURN {name}{lim}"
             if self.form == "pairs" and self.also and self.target in (1, 2):
                 o = 3 - self.target
                 okey = ident(self.path.node_kind(o)[1], "property")
-                return f"RETURN DISTINCT {t}.{key} AS name, x{o}.{okey} AS {_column(okey)}{lim}"
+                return f"RETURN DISTINCT {name}, x{o}.{okey} AS {_column(okey)}{lim}"
             if self.shown:
                 cols = "".join(f", {ref} AS {col}" for ref, col in self._shown_columns())
-                return f"RETURN DISTINCT {t}.{key} AS name{cols}{lim}"
-            return f"RETURN DISTINCT {t}.{key} AS name{lim}"
+                return f"RETURN DISTINCT {name}{cols}{lim}"
+            return f"RETURN DISTINCT {name}{lim}"
         if self.kind == "attr":
             p = _column(self.prop or "")
             if self.paired:
-                return f"RETURN DISTINCT {t}.{key} AS name, {self._prop_ref()} AS {p}{lim}"
+                return f"RETURN DISTINCT {name}, {self._prop_ref()} AS {p}{lim}"
             return f"RETURN DISTINCT {self._prop_ref()} AS {p}{lim}"
         if self.kind == "count" and self.edges:  # how many relationships reach the answers
             return f"RETURN count(r{max(self.target - 1, 1)}) AS number"
@@ -391,14 +396,14 @@ class Shape:
                 # the first k answers, not the first k (name, value) rows: two processes of one name and PID are two
                 ref = self._prop_ref()
                 ranked = f"WITH DISTINCT {t} ORDER BY {ref} {order}{lim}"
-                return f"{ranked} RETURN {t}.{key} AS name, {ref} AS {p} ORDER BY {p} {order}"
+                return f"{ranked} RETURN {name}, {ref} AS {p} ORDER BY {p} {order}"
             linked = self.ordered_by()
             beside = ""
             if self.form == "pairs" and linked is not None:
                 lkey = ident(self.path.node_kind(linked)[1], "property")
                 beside = f", x{linked}.{lkey} AS {_column(lkey)}"
             beside += "".join(f", {ref} AS {col}" for ref, col in self._shown_columns())
-            return f"RETURN DISTINCT {t}.{key} AS name{beside}, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
+            return f"RETURN DISTINCT {name}{beside}, {self._prop_ref()} AS {p} ORDER BY {by} {order}{lim}"
         if self.prop and self.distinct:
             agg, col = f"count(DISTINCT {self._prop_ref()})", "number"
         elif self.prop:
@@ -408,8 +413,8 @@ class Shape:
         else:
             agg, col = f"count(DISTINCT x{self.other})", "number"
         if self.form == "nodes":  # grouped by the node, not by its display value (two people of one name: two groups)
-            return f"WITH {t}, {agg} AS {col} ORDER BY {col} {order}{lim} RETURN {t}.{key} AS name, {col}"
-        return f"RETURN {t}.{key} AS name, {agg} AS {col} ORDER BY {col} {order}{lim}"
+            return f"WITH {t}, {agg} AS {col} ORDER BY {col} {order}{lim} RETURN {name}, {col}"
+        return f"RETURN {name}, {agg} AS {col} ORDER BY {col} {order}{lim}"
 
     def conditions(self) -> list[str]:
         conds = [f.cypher() for f in self.filters]

@@ -30,10 +30,27 @@ def answer_form(
     out = _form(c, lits, profiles)
     if isinstance(out, Shape) and counts_edges(out, lits):
         return replace(out, edges=True)
-    if not isinstance(out, Shape) or out.kind != "list" or out.form != "names":
-        return out
-    plain = out.having is None and not out.also and not out.shown and out.list_order is None
-    return replace(out, form="each") if plain else out
+    if isinstance(out, Shape) and out.kind == "list" and out.form == "names":
+        plain = out.having is None and not out.also and not out.shown and out.list_order is None
+        out = replace(out, form="each") if plain else out
+    return named_in_parts(out, profiles)
+
+
+def named_in_parts(c: CandidateQuery | Shape, profiles: Profiles | None) -> CandidateQuery | Shape:
+    """Answers named by the display value of a label whose nodes' names are kept in parts (``LabelProfile.parts``: a
+    patient's ``firstName`` and ``lastName``) named by those parts instead ("which patients ...": first and last
+    names, not ``patientId``); nodes stay nodes."""
+    target = c.node_kind(c.return_index)[0] if isinstance(c, CandidateQuery) else c.path.node_kind(c.target)[0]
+    prof = profiles.labels.get(target) if profiles is not None else None
+    if prof is None or not prof.parts:
+        return c
+    if isinstance(c, CandidateQuery):
+        if c.nodes or c.end is not None or not c.hops:
+            return c
+        c = Shape(c, c.return_index, "list")
+    if c.kind not in ("list", "top", "group") or (c.form == "nodes" and c.kind != "group") or c.returns:
+        return c
+    return replace(c, named_by=prof.parts)
 
 
 def counts_edges(c: Shape, lits: QuestionLiterals) -> bool:

@@ -9,6 +9,7 @@ elements a list holds. :func:`filters_for` places them on a shape's nodes.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 
 from app.cypher.shapes import ABSENT, EXISTS, MOD, NUMBER_OPS, UNLINKED, Filter, Shape, text_match_query
@@ -20,6 +21,9 @@ from app.text2cypher.reading import num
 from app.text2cypher.words import own_key, term_words
 
 UNIX_EPOCH_YEAR = 1970
+_CODE = re.compile(r"(?<![\w'\"-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w'\"-])")
+"""A code said without quotes: one token of letters and digits ("INV-2024-117", "P-1004"), which a relationship may
+hold (a transfer's reference): a constant as quoted text is."""
 """The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""
 
 
@@ -97,7 +101,8 @@ async def conditions(graph: GraphStore, namespace: str, profiles: Profiles, lits
             if p.kind == "date" or p.epoch is not None:  # Unix time begins in 1970: "1024" is no year of it
                 held = [y for y in years if p.epoch is None or y >= UNIX_EPOCH_YEAR]
                 conds += [year_filter(p, op, y, lits) for y in held for op in ops(y, lits)]
-        said = texts + lits.values if element[1] else texts  # a relationship's value, named without quotes
+        # a relationship's value, named without quotes: a categorical one, or a code ("with reference INV-2024-117")
+        said = [*texts, *lits.values, *_CODE.findall(lits.said)] if element[1] else texts
         pairs = [(p, s) for p in prof.text() for s in said]
         pairs += [  # an element of a node's list of kinds, likewise ("the employees who know Kubernetes")
             (p, v)

@@ -97,6 +97,9 @@ class LabelProfile:
     """Its id property: neither a measure nor an ordering, but a value a question asks for ("the short code of X":
     ``measures.attributes``), and where its values are numbers a comparison the question states on it by its name
     is a condition ("users with a uuid over 15000000": ``conditions``)."""
+    parts: tuple[str, ...] = ()
+    """The given and the family name a node's name is kept in (``LabelProfile.parts`` of the schema profile): what
+    its answers are named by (``answer_form.named_in_parts``)."""
 
     def numeric(self) -> list[Property]:
         """The numbers that measure something (not a ``reference``)."""
@@ -253,9 +256,8 @@ class PropertyProfiles:
         if label is not None:  # whole numbers that number the nodes: the id's, else the display property's
             whole = [k for k in (label.id, display) if k and k in label.properties]
             sequence = next((k for k in whole if label.properties[k].kind == "integer"), "")
-        return LabelProfile(
-            name, display, props, sequence, tuple(label.categorical) if label is not None else (), identifiers
-        )
+        categorical, parts = (tuple(label.categorical), tuple(label.parts)) if label is not None else ((), ())
+        return LabelProfile(name, display, props, sequence, categorical, identifiers, parts)
 
     async def _build(self, namespace: str, schema: GraphSchema) -> Profiles:
         labels = specific_labels(schema.labels)

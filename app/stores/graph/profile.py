@@ -149,6 +149,10 @@ class LabelProfile:
     names: list[str] = field(default_factory=list)
     """Other text properties that name a node too (a customer's ``companyName`` beside the ``contactName`` it is
     displayed by, an employee's ``lastName``): a question may name a node by any of them (``choose_names``)."""
+    parts: list[str] = field(default_factory=list)
+    """The given and the family name, where a node's name is kept in two properties and its display property is one
+    of them or no name at all (a patient shown by ``patientId``, named by ``firstName`` and ``lastName``): what its
+    answers are named by (``choose_parts``)."""
     overridden: list[str] = field(default_factory=list)
     """Which of the choices above an operator set (``profile.overrides``)."""
 
@@ -387,6 +391,25 @@ def choose_names(props: Mapping[str, PropertyProfile], skip: set[str], cfg: Prof
     ]
 
 
+def choose_parts(props: Mapping[str, PropertyProfile], display: str | None, cfg: ProfileSettings) -> list[str]:
+    """``[given, family]``: the text properties, filled as a display property is, whose keys say they hold a given
+    name and a family name (a part's word with a naming word, ``firstName`` / ``last_name``, or alone, ``surname``;
+    ``lexicon/en.json``), where the display property is one of them or no naming property; else none."""
+
+    def part(words: frozenset[str]) -> str | None:
+        for p in sorted(props.values(), key=lambda p: p.key):
+            joined = "".join(key_words(p.key))  # "firstName", "first_name", "firstname", "surname"
+            said = joined in words or any(joined == a + n for a in words for n in naming_words())
+            if said and p.kind == "text" and p.filled >= cfg.display_min_fill:
+                return p.key
+        return None
+
+    given, family = part(_key_lexicon("en", "given_name_words")), part(_key_lexicon("en", "family_name_words"))
+    if given is None or family is None or (display not in (given, family) and display and names_by_key(display)):
+        return []
+    return [given, family]
+
+
 def choose_id(
     props: Mapping[str, PropertyProfile], display: str | None, cfg: ProfileSettings, count: int = 0
 ) -> str | None:
@@ -453,6 +476,7 @@ def label_profile(
     if prof.display is not None:
         prof.names = choose_names(props, {prof.display, *prof.categorical, *([prof.id] if prof.id else [])}, cfg)
     prof.numeric, prof.temporal, prof.boolean = typed_keys(props, {k for k in (prof.id, prof.display) if k})
+    prof.parts = choose_parts(props, prof.display, cfg)
     return prof
 
 
