@@ -72,9 +72,9 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     lists of kinds (``Profiles.listed``) the question names outside quotes, as a whole word run in any case ("taught
     in fall 2023"), unless the run is one lower-case word (a value such as "active" or "lead" is also a plain word of
     the question) other than a noun's plural ("the developers on X": ``Developer``) that is no label's own word
-    ("verified members" are members, not those whose role is "member") or than a word the relationship's own name
-    follows ("a severe allergy": ``ALLERGIC_TO``'s severity). A number inside such a value is part of it ("Fall
-    2023"), no constant of its own."""
+    ("verified members" are members, not those whose role is "member") or than a word a word for the relationship
+    follows, not a noun for its doer ("a severe allergy": ``ALLERGIC_TO``'s severity; "active shippers" are people).
+    A number inside such a value is part of it ("Fall 2023"), no constant of its own."""
     said = lits.said
     values = dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs)
     held = {v: rel for (rel, _), vs in profiles.values.items() for v in vs}
@@ -89,7 +89,8 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
         if plural is not None:
             m = re.search(rf"(?<!\w){plural}(?!\w)", said, flags=re.IGNORECASE)
         after = re.match(r"\s+([A-Za-z]+)", said[m.end() :]) if m is not None else None
-        typed = after is not None and value in held and lits.match.named(held[value], [after.group(1).lower()])
+        word = after.group(1).lower() if after is not None else ""  # "a severe allergy", not "active shippers"
+        typed = value in held and not word.endswith(lits.lex.agent_endings) and lits.match.named(held[value], [word])
         if m is None or (plural is None and " " not in value and m.group(0).islower() and not typed):
             continue
         lits.values.append(value)

@@ -30,7 +30,9 @@ async def _attach_and_change(c: Container, ns: str) -> None:
     await _write_directly(c, ns)
     assert await c.vectors.count(collection_name(ns, "entities")) == 0  # nothing indexed yet
     first = await c.ingestor.index(ns)
-    named = 6 + 4 + len(PRODUCTS) + 30  # suppliers, categories, products, orders (each named by its own property)
+    # suppliers, categories and products named by their names and by their codes (each label's id: few nodes, every
+    # one read, codes), orders by their own property
+    named = 2 * (6 + 4 + len(PRODUCTS)) + 30
     assert first.counts["entities"] == named and first.counts["entities_embedded"] == named
     links = await c.deps.linker.link(ns, "Which products does Exotic Liquids supply?")
     assert [(x.name, x.key) for x in links] == [("Exotic Liquids", "companyName")]

@@ -8,8 +8,6 @@ label's codes are its id, and its names link in lower case."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
@@ -17,6 +15,7 @@ from app.container import Container
 from app.cypher.candidates import Anchor
 from app.retrievers.linking import EntityLink, joined
 from app.text2cypher.question import question_literals
+from tests.app.retrievers.asking import ask, values
 
 NS = "clinic_schema"
 PATIENTS = [  # id, first, last, allergy severity (to Ibuprofen)
@@ -77,26 +76,13 @@ async def clinic(container: Container) -> Container:
     return container
 
 
-async def ask(client: httpx.AsyncClient, question: str) -> dict[str, Any]:
-    r = await client.post("/retrieve", json={"question": question, "namespace": NS, "mode": "text2cypher"})
-    assert r.status_code == 200, r.text
-    trace: dict[str, Any] = r.json()["trace"]
-    return trace
-
-
-def values(trace: dict[str, Any], key: str = "") -> list[Any]:
-    """The values of the rows; a node's ``key`` where a node is returned."""
-    out = [v for row in trace["rows"] for v in row.values()]
-    return [v["properties"][key] if isinstance(v, dict) and key else v for v in out]
-
-
 async def test_a_first_and_a_last_name_said_together_name_one_patient(
     clinic: Container, client: httpx.AsyncClient
 ) -> None:
     """ "Olga Moreau": two patients are named Olga and two Moreau; only PT-1 is both (three visits)."""
     links = await clinic.deps.linker.link(NS, "How many encounters did Olga Moreau have?")
     assert [(x.name, x.key, x.also) for x in links] == [("Olga", "firstName", (("lastName", "Moreau"),))]
-    trace = await ask(client, "How many encounters did Olga Moreau have?")
+    trace = await ask(client, NS, "How many encounters did Olga Moreau have?")
     assert 'lastName: "Moreau"' in trace["query"] and values(trace) == [3]
 
 
@@ -123,21 +109,21 @@ async def test_a_small_labels_shared_value_is_a_category(clinic: Container, clie
     """Three hospitals, two in Cork: ``city`` is categorical though most of its values are one hospital's."""
     profile = await clinic.profiler.get(NS)
     assert profile.labels["Hospital"].categorical == ["city"]
-    trace = await ask(client, "What is the average number of beds of hospitals in Cork?")
+    trace = await ask(client, NS, "What is the average number of beds of hospitals in Cork?")
     assert 'city: "Cork"' in trace["query"] and values(trace) == [pytest.approx(252.5)]
 
 
 async def test_a_month_with_its_year_narrows_a_date(clinic: Container, client: httpx.AsyncClient) -> None:
     lits = question_literals("How many encounters were there before Sept. 2024 or in March of 2023?")
     assert lits.months == {2024.0: (9, "Sept"), 2023.0: (3, "March")} and 2024.0 in lits.numbers
-    trace = await ask(client, "Which encounters happened in March 2024?")
+    trace = await ask(client, NS, "Which encounters happened in March 2024?")
     assert '"2024-03"' in trace["query"] and sorted(values(trace, "encounterId")) == ["E-1", "E-4"]
 
 
 async def test_a_lower_case_value_before_its_relationships_word(clinic: Container, client: httpx.AsyncClient) -> None:
     """ "a severe allergy": ``severity`` "severe" on ``ALLERGIC_TO`` (one lower-case word is a value only where a word
     for the relationship follows it)."""
-    trace = await ask(client, "Which patients have a severe allergy?")
+    trace = await ask(client, NS, "Which patients have a severe allergy?")
     assert '"severe"' in trace["query"]
     assert sorted(tuple(row.values()) for row in trace["rows"]) == [("Ana", "Ryan"), ("Olga", "Moreau")]
 
@@ -148,7 +134,7 @@ async def test_a_small_labels_code_names_its_node(clinic: Container, client: htt
     condition it asks for is its description."""
     profile = await clinic.profiler.get(NS)
     assert profile.labels["Condition"].id == "icd10" and profile.labels["Hospital"].id is None
-    trace = await ask(client, "Which condition has the code I48?")
+    trace = await ask(client, NS, "Which condition has the code I48?")
     assert 'icd10: "I48"' in trace["query"] and values(trace) == ["Atrial fibrillation"]
 
 
@@ -166,7 +152,7 @@ async def test_patients_are_named_by_their_first_and_last_names(clinic: Containe
     profile = await clinic.profiler.get(NS)
     assert profile.labels["Patient"].display == "patientId"
     assert profile.labels["Patient"].parts == ["firstName", "lastName"] and profile.labels["Hospital"].parts == []
-    trace = await ask(client, "Which patients are allergic to Ibuprofen?")
+    trace = await ask(client, NS, "Which patients are allergic to Ibuprofen?")
     assert "x2.firstName AS firstName, x2.lastName AS lastName" in trace["query"], trace["query"]
     assert sorted(tuple(row.values()) for row in trace["rows"]) == [
         ("Ana", "Ryan"),

@@ -7,8 +7,6 @@ reach (unless the word is a noun for the doer: "followers"); a plural noun is no
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
@@ -18,6 +16,7 @@ from app.cypher.shapes import Shape
 from app.text2cypher.answer_form import counts_edges
 from app.text2cypher.asks import asked_kind
 from app.text2cypher.question import question_literals
+from tests.app.retrievers.asking import ask, values
 
 NS = "payments_schema"
 ACCOUNTS = [("ACC-1", "Aino Laine", "Nordlys Bank"), ("ACC-2", "Kestrel Logistics", "Nordlys Bank")]
@@ -52,29 +51,18 @@ async def payments(container: Container) -> Container:
     return container
 
 
-async def ask(client: httpx.AsyncClient, question: str) -> dict[str, Any]:
-    r = await client.post("/retrieve", json={"question": question, "namespace": NS, "mode": "text2cypher"})
-    assert r.status_code == 200, r.text
-    trace: dict[str, Any] = r.json()["trace"]
-    return trace
-
-
-def values(trace: dict[str, Any]) -> list[Any]:
-    return [v for row in trace["rows"] for v in row.values()]
-
-
 async def test_from_x_starts_a_relationship_named_for_where_it_goes(
     payments: Container, client: httpx.AsyncClient
 ) -> None:
-    trace = await ask(client, "What is the total amount transferred from account ACC-1?")
+    trace = await ask(client, NS, "What is the total amount transferred from account ACC-1?")
     assert values(trace) == [pytest.approx(350.0)]
-    trace = await ask(client, "What is the total amount transferred to account ACC-1?")
+    trace = await ask(client, NS, "What is the total amount transferred to account ACC-1?")
     assert values(trace) == [pytest.approx(7.5)]
 
 
 async def test_a_count_of_transfers_counts_the_transfers(payments: Container, client: httpx.AsyncClient) -> None:
     """ACC-2 received three transfers from two accounts."""
-    trace = await ask(client, "How many transfers did account ACC-2 receive?")
+    trace = await ask(client, NS, "How many transfers did account ACC-2 receive?")
     assert "count(r" in trace["query"] and values(trace) == [3]
 
 
@@ -96,5 +84,5 @@ async def test_a_plural_noun_modifies_no_noun_after_it(payments: Container, clie
     lits = question_literals("Which customers bank with Hansa Bank?")
     asked_kind(lits, profiles)
     assert lits.kind_head == "customers"
-    trace = await ask(client, "Which customers bank with Hansa Bank?")
+    trace = await ask(client, NS, "Which customers bank with Hansa Bank?")
     assert values(trace) == ["Marta Sousa"]

@@ -7,8 +7,6 @@ question names its entity of by a handle are handles; and the display value of t
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
@@ -17,6 +15,7 @@ from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.text2cypher import features
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import acts, read_path
+from tests.app.retrievers.asking import ask, values
 
 NS = "social_schema"
 MEMBERS = [  # handle, full name, verified
@@ -66,39 +65,28 @@ async def social(container: Container) -> Container:
     return container
 
 
-async def ask(client: httpx.AsyncClient, question: str) -> dict[str, Any]:
-    r = await client.post("/retrieve", json={"question": question, "namespace": NS, "mode": "text2cypher"})
-    assert r.status_code == 200, r.text
-    trace: dict[str, Any] = r.json()["trace"]
-    return trace
-
-
-def values(trace: dict[str, Any]) -> list[Any]:
-    return [v for row in trace["rows"] for v in row.values()]
-
-
 async def test_a_labels_own_word_names_the_label_not_a_value_of_a_relationship(
     social: Container, client: httpx.AsyncClient
 ) -> None:
     """ "members" names ``Member``, not the members whose ``role`` on ``JOINED`` is "member"; "moderators" still
     names that value."""
     assert [x.name for x in await social.deps.linker.link(NS, "How many verified members are there?")] == []
-    trace = await ask(client, "How many verified members are there?")
+    trace = await ask(client, NS, "How many verified members are there?")
     assert "role" not in trace["query"] and values(trace) == [3]
-    trace = await ask(client, "Which members are moderators of Trail Seekers?")
+    trace = await ask(client, NS, "Which members are moderators of Trail Seekers?")
     assert '"moderator"' in trace["query"]
 
 
 async def test_by_names_who_does_what_the_path_says(social: Container, client: httpx.AsyncClient) -> None:
     """ "posts by ana_k" are those ana_k wrote, not those that mention her; the path with the condition on views is
     among the paths the shapes grow from because the ranker's features, not only relevance, choose them."""
-    trace = await ask(client, "Which posts by ana_k have more than 500 views?")
+    trace = await ask(client, NS, "Which posts by ana_k have more than 500 views?")
     assert "WROTE" in trace["query"] and "MENTIONS" not in trace["query"]
     assert sorted(values(trace)) == ["P-1", "P-3"]
 
 
 async def test_posts_names_the_posts_not_their_posting_dates(social: Container, client: httpx.AsyncClient) -> None:
-    trace = await ask(client, "Which posts did ana_k write?")
+    trace = await ask(client, NS, "Which posts did ana_k write?")
     assert "postedAt" not in trace["query"] and sorted(values(trace)) == ["P-1", "P-2", "P-3"]
 
 
@@ -107,9 +95,9 @@ async def test_answers_are_named_as_the_question_names_its_entity(social: Contai
     handles too; and the full name of a member it names by the handle is an attribute of that member."""
     profile = await social.profiler.get(NS)
     assert profile.labels["Member"].display == "fullName"
-    trace = await ask(client, "Who follows ana_k?")
+    trace = await ask(client, NS, "Who follows ana_k?")
     assert sorted(values(trace)) == ["ben77", "cruzca", "eli42"]
-    trace = await ask(client, "What is the full name of cruzca?")
+    trace = await ask(client, NS, "What is the full name of cruzca?")
     assert values(trace) == ["Carla Cruz"]
 
 
