@@ -68,8 +68,14 @@ def joined(question: str, links: list[EntityLink]) -> list[EntityLink]:
             shared = [lab for lab in a.labels if lab in b.labels]
             if shared and a.span[1] < b.span[0] and not question[a.span[1] : b.span[0]].strip():
                 span = (a.span[0], b.span[1])
-                merged = replace(a, mention=question[span[0] : span[1]], labels=shared, span=span)
-                out[out.index(a)] = replace(merged, score=a.score + b.score, also=(*a.also, (b.key, b.name)))
+                out[out.index(a)] = replace(
+                    a,
+                    mention=question[span[0] : span[1]],
+                    labels=shared,
+                    span=span,
+                    score=a.score + b.score,
+                    also=(*a.also, (b.key, b.name)),
+                )
                 out.remove(b)
     return out
 

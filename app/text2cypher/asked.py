@@ -248,7 +248,7 @@ def agent_by(f: Facts) -> int:
         return 0
     hop, lex = path.hops[0], lits.lex
     last = (identifier_words(hop.rel_type).split() or [""])[-1]
-    if last in lex.toward | lex.away and hop.direction in ("out", "in"):
+    if (last in lex.toward or last in lex.away) and hop.direction in ("out", "in"):
         for words, starts in ((lex.away, last in lex.toward), (lex.toward, last in lex.away)):
             if said_by(f.question, path.anchor.name, tuple(words)):  # "from X" of ``SENT_TO``: X starts it
                 return 1 if (hop.direction == "out") == starts else -1

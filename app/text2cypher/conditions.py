@@ -21,10 +21,11 @@ from app.text2cypher.reading import num
 from app.text2cypher.words import own_key, term_words
 
 UNIX_EPOCH_YEAR = 1970
-_CODE = re.compile(r"(?<![\w'\"-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w'\"-])")
-"""A code said without quotes: one token of letters and digits ("INV-2024-117", "P-1004"), which a relationship may
-hold (a transfer's reference): a constant as quoted text is."""
 """The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""
+_CODE = re.compile(r"(?<![\w'\"-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w'\"-])")
+"""A code said without quotes: one token of letters and digits ("INV-2024-117", "P-1004", "I48"), which a
+relationship may hold (a transfer's reference): a constant as quoted text is. Wider than ``question._CODE`` (parts
+joined by hyphens or slashes only, whose digits are no numbers of the question): a code of one part is one here."""
 
 
 Condition = Filter
