@@ -18,7 +18,7 @@ from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import acts
-from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words
+from app.text2cypher.words import identity_terms, participle, relationship_terms, stem_match, term_words
 
 
 @feature("nameless_who", AGAINST)
@@ -66,12 +66,13 @@ def aggregate_asked(f: Facts) -> int:
 
 @feature("value_named", FOR)
 def value_named(f: Facts) -> int:
-    """For each condition that a number takes from the word before it ("racks in zone 4", ``lits.value_words``):
-    +1 where that word names the condition's property ("zone"), -1 where it does not (a rack's ``rack`` = 4). And +1
-    for each comparison whose number follows the property's word ("comments with a score of 3", "a PID less than
-    500": ``lits.compared_by``); no -1 there, as the word before a comparison often names no property ("asked
-    before 2021"); and +1 for each whose number is followed by a word naming the property ("questions with more than
-    one answer": ``answer_count``, not an answer's score; ``lits.counted_by``)."""
+    """For each condition that a number takes from the word before it ("racks in zone 4", ``lits.value_words``): +1
+    where that word names the condition's property ("zone"), or names the kind of a node whose whole number the property
+    is, each node's own ("book 3": ``number``; ``lits.numbered``), -1 where neither (a rack's ``rack`` = 4). And +1 for
+    each comparison whose number follows the property's word ("comments with a score of 3", "a PID less than 500":
+    ``lits.compared_by``); no -1 there, as the word before a comparison often names no property ("asked before 2021");
+    and +1 for each whose number is followed by a word naming the property ("questions with more than one answer":
+    ``answer_count``, not an answer's score; ``lits.counted_by``)."""
     c, lits = f.candidate, f.lits
     if not isinstance(c, Shape) or not (lits.value_words or lits.compared_by or lits.counted_by):
         return 0
@@ -79,8 +80,10 @@ def value_named(f: Facts) -> int:
     for flt in c.filters:
         number = isinstance(flt.value, int | float) and not isinstance(flt.value, bool)
         word = lits.value_words.get(flt.value) if number and flt.op == "=" else None
-        if word is not None:
-            out += 1 if lits.match.named(flt.key, [word]) else -1
+        if word is not None:  # "book 3": a book's whole number that tells books apart, where the word names the kind
+            kind = c.path.node_kind(flt.var)[0] if not flt.edge else ""
+            own = (kind, flt.key) in lits.numbered and lits.match.named(kind, [word])
+            out += 1 if own or lits.match.named(flt.key, [word]) else -1
             continue
         said = [lits.compared_by.get(flt.value), lits.counted_by.get(flt.value)] if number else []
         out += sum(1 for w in said if w is not None and lits.match.named(flt.key, [w]))
@@ -241,7 +244,9 @@ def agent_by(f: Facts) -> int:
     ("posts that mention paulo66"). 0 for a noun's relationship (``AUTHOR``, ``HAS_GENRE``: which end does it is the
     noun's business) and where no "by" comes before the entity. Likewise the entity named right after "from" or "to"
     (the lexicon's ``away`` and ``toward``) of a relationship named for where it goes or comes from: "transferred from
-    X" starts ``TRANSFERRED_TO`` at X, "transferred to X" ends it there (``BOUGHT_FROM`` the other way round)."""
+    X" starts ``TRANSFERRED_TO`` at X, "transferred to X" ends it there (``BOUGHT_FROM`` the other way round). And
+    the entity right before the verb of the first relationship (``said_before``): "how many characters did X kill"
+    has X do it, "X was killed by" has it done to X (a relationship that holds both ways is neither)."""
     c, lits = f.candidate, f.lits
     path = c if isinstance(c, CandidateQuery) else c.path
     if path.anchor.name is None or not path.hops:
@@ -252,11 +257,42 @@ def agent_by(f: Facts) -> int:
         for words, starts in ((lex.away, last in lex.toward), (lex.toward, last in lex.away)):
             if said_by(f.question, path.anchor.name, tuple(words)):  # "from X" of ``SENT_TO``: X starts it
                 return 1 if (hop.direction == "out") == starts else -1
-    if not said_by(f.question, path.anchor.name, tuple(lex.passive)):
-        return 0
     if not (lits.match.passive(hop.rel_type) or acts(hop.rel_type)):
         return 0
-    return 1 if lits.match.doer(hop, 1) == 1 else -1
+    if said_by(f.question, path.anchor.name, tuple(lex.passive)):
+        return 1 if lits.match.doer(hop, 1) == 1 else -1
+    verb = said_before(f.question, path.anchor.name)  # "how many characters did X kill", "X was killed by whom"
+    first = term_words(hop.rel_type)[:1]
+    if verb is None or hop.direction == "both" or not first or not lits.match.names(first[0], verb[0]):
+        return 0
+    if verb[1] and not lone_verb(hop.rel_type):  # "is X headquartered in": X starts ``HEADQUARTERED_IN`` all the same
+        return 0
+    return 1 if (lits.match.doer(hop, 1) == 1) != verb[1] else -1
+
+
+def lone_verb(rel: str) -> bool:
+    """Whether a relationship type is a verb alone (``KILLED``, not ``HEADQUARTERED_IN``): said in the passive, its
+    subject is the node it points to ("X was killed"); a verb with its preposition reads as the state of its start
+    ("X is headquartered in", "who was born in")."""
+    return len(identifier_words(rel).split()) == 1
+
+
+@functools.lru_cache(maxsize=1024)
+def said_before(question: str, name: str) -> tuple[str, bool] | None:
+    """The verb the question says right after ``name`` (after "has" / "had", or a form of "be": then passive), and
+    whether it is passive: ("kill", False) for "how many characters did X kill", ("killed", True) for "X was killed
+    in book 2" and for "who was X killed by" (a form of "be" before the name and a participle after it); None where
+    no word follows the name."""
+    forms = "|".join(re.escape(n) for n in {name, surface(name)})
+    be = "is|are|was|were"
+    pattern = (
+        rf"(?:\b({be})\s+)?['\"‘“]?(?<!\w)(?:{forms})['\"’”]?\s+(?:(?:has|have|had)\s+)?(?:({be}|been)\s+)?([a-z]+)\b"
+    )
+    m = re.search(pattern, question, flags=re.IGNORECASE)
+    if m is None:
+        return None
+    verb = m.group(3).lower()
+    return verb, m.group(2) is not None or (m.group(1) is not None and participle(verb))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -267,3 +303,77 @@ def said_by(question: str, name: str, agents: tuple[str, ...]) -> bool:
     by = "|".join(re.escape(a) for a in agents)
     pattern = rf"\b(?:{by})\s+(?:\w+\s+){{0,2}}['\"‘“]?(?:{forms})(?!\w)"
     return re.search(pattern, question, flags=re.IGNORECASE) is not None
+
+
+@feature("answer_kind", FOR)
+def answer_kind(f: Facts) -> int:
+    """For a shape (and an entity's path, about the nodes it ends at): +1 when the first of the question's head words
+    that names a node of its pattern names the node it is about (that it lists, counts, aggregates or orders) and no
+    other, -1 when it names another node and not it ("list the first 3 movies where someone acted in and directed": the
+    movies; "find the top 3 actors by number of movies": the people). A property's values (``attr``, ``common``, a count
+    of them) get +1 when the first head word naming their property or a node of their pattern names the property ("what
+    are the roles of actors in X": the roles), not where that word names the property's node as well ("the racks in X"
+    and a rack's ``rack``), and -1 when a "which" question's word names only the node holding the property ("which
+    professors have the rank X": the professors, not their ranks; unless each is paired with its node's name), and -1
+    where the question's kind word names no node of their pattern ("which type of machines are in rack X": no value of
+    the rack's own). A "which" question asks for things: -1 for one aggregate value. A "who" question's verb says which
+    end of the relationship it names is asked for ("who reviewed ..."), as a passive "which" question's does where its
+    noun names both ends ("which characters were killed": the end a deed reaches; not a state's nor a participle's, "who
+    was born in": ``reading.acts``); without a verb or a head word naming a node, a "who" asks for the end of a
+    one-relationship pattern that does what the relationship says ("who has the highest average review rating": the
+    reviewers; a deed's end, not a noun's: "who are the parents of X" says nothing of ``CHILD_OF``). Where the first
+    head word naming a label of the graph names no node of the pattern, -1: "which questions have been commented on by
+    X" asks for questions, not X's comments."""
+    c, lits = f.candidate, f.lits
+    if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
+        c = Shape(c, c.return_index, "list")
+    if not isinstance(c, Shape) or not lits.heads or grouped(c, lits):  # "the products per category": both kinds
+        return 0
+    m = lits.match
+    nodes = range(1, len(c.hops) + 2)
+    if c.kind in ("attr", "common") or (c.kind == "count" and c.prop):
+        owner = c.path.node_kind(c.prop_var or c.target)[0] if c.prop_on is None else ""
+        for head in lits.heads:
+            if c.prop and m.named(c.prop, [head]):
+                # "the racks in DC1" name the racks, not their ``rack`` numbers, "which tracks" no ``trackNo`` of
+                # a track's album: a word naming a node of the pattern as well says nothing
+                return 0 if any(m.kind_named(c, v, [head]) for v in nodes) else 1
+            if any(m.kind_named(c, v, [head]) for v in nodes):
+                # "which professors have the rank Associate", "the explicit tracks": the professors, the tracks, not
+                # their ranks or flags (paired, both); but their names are they ("which condition has code I48")
+                if owner and c.prop == c.path.node_kind(c.prop_var or c.target)[1] and m.named(owner, [head]):
+                    return 1
+                asks = lits.asks_which or bool(lits.flags)
+                return -1 if asks and owner and m.named(owner, [head]) and not c.paired else 0
+            if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own
+                return -1
+        return 0
+    if c.kind == "agg" and lits.asks_which:  # "which tracks did X play the most times": tracks, not a number
+        return -1
+    by_verb = None
+    if lits.doer is not None:
+        verb, passive = lits.doer
+        ends = [
+            (2 * i + 1 - m.doer(hop, i) if passive else m.doer(hop, i))  # "who was followed by": the other end
+            for i, hop in enumerate(c.hops, start=1)
+            if term_words(hop.rel_type)[:1]
+            and m.names(term_words(hop.rel_type)[0], verb)
+            and (not passive or m.passive(hop.rel_type) or (acts(hop.rel_type) and lone_verb(hop.rel_type)))
+        ]
+        by_verb = (1 if c.target in ends else -1) if ends else None
+    if by_verb is not None and not lits.asks_which:  # a "who" has no noun: its verb says
+        return by_verb
+    for head in lits.heads:  # the first head word that names a node of the pattern says which
+        nouns = head == lits.wh_kind
+        target = m.kind_named(c, c.target, [head], nouns=nouns)
+        other = any(m.kind_named(c, v, [head], nouns=nouns) for v in nodes if v != c.target)
+        if target and other and by_verb is not None:  # "which characters were killed": both ends are characters
+            return by_verb
+        if target or other:
+            return 1 if target and not other else -1 if other and not target else 0
+        if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else
+            return -1
+    deed = len(c.hops) == 1 and (acts(c.hops[0].rel_type) or m.passive(c.hops[0].rel_type))  # not ``CHILD_OF``
+    if lits.asks_who and lits.doer is None and deed:  # "who has the highest average review rating": no verb says
+        return 1 if c.target == m.doer(c.hops[0], 1) else -1  # which end; "who" asks for the doer
+    return 0

@@ -131,6 +131,9 @@ def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:
     lits.plural_kind = head is not None and head == lits.heads[0] and is_plural_label_noun(head, lits, profiles)
     lits.nameless = profiles.nameless()
     lits.labels = list(profiles.labels)
+    lits.numbered = frozenset(
+        (p.label, p.key) for prof in profiles.labels.values() for p in prof.properties if p.whole and not p.repeats
+    )
 
 
 def flagged_kind(lits: QuestionLiterals, profiles: Profiles) -> tuple[str, list[str]] | None:

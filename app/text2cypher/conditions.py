@@ -140,7 +140,8 @@ def _of_a_measure(v: float, measures: list[Property], lits: QuestionLiterals) ->
 def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
     """The conditions the question's words state without a constant: a property some nodes lack is there where
     its words name it ("movies with a tagline") and missing where a negation governs them ("questions without an
-    accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted"); a
+    accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted", "dead"
+    for ``alive``: the lexicon's ``opposites``); a
     number that can be zero is zero where a negation governs its words ("questions with no answers"). A
     ``reference`` is there (missing) only where the question names (negates) all its words but the identifying one
     ("questions with an accepted answer" for ``accepted_answer_id``; "the questions with the most answers" and
@@ -152,7 +153,9 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
     for p in props:
         yes = _named_whole(p.key, said, lits) if p.reference else m.named(p.key, said)
         no = p.key in denied and (not p.reference or _named_whole(p.key, negated, lits))
-        if p.kind == "bool":
+        if p.kind == "bool":  # "dead" says ``alive`` is false, "not dead" that it is true (the lexicon's opposites)
+            yes = yes or _opposed(p.key, negated, lits)
+            no = no or _opposed(p.key, said, lits)
             out += [Filter(0, p.key, "=", v) for v, named in ((True, yes), (False, no)) if named]
             continue
         if p.partial:
@@ -160,6 +163,13 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
         if no and p.kind == "number" and _holds_zero(p):
             out.append(Filter(0, p.key, "=", 0))
     return out
+
+
+def _opposed(key: str, words: list[str], lits: QuestionLiterals) -> bool:
+    """Whether a word of ``words`` names the opposite of ``key`` (the lexicon's ``opposites``): "dead" of ``alive``;
+    not "resolved" of ``is_resolved``, a word that names the key itself."""
+    m = lits.match
+    return any(m.named(key, list(lits.lex.opposites.get(w, ()))) and not m.named(key, [w]) for w in words)
 
 
 def _named_whole(key: str, words: list[str], lits: QuestionLiterals) -> bool:

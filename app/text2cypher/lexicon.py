@@ -126,6 +126,9 @@ class Lexicon:
     away: frozenset[str]
     """Words that end a relationship type named for where it goes (``SENT_TO``) or comes from (``BOUGHT_FROM``), and
     that say before an entity which end of it the entity is (``asked.agent_by``)."""
+    opposites: dict[str, frozenset[str]]
+    """Per adjective, those of opposite sense ("dead": "alive"; both ways): a boolean property the one names is false
+    where the question says the other (``conditions.stated``)."""
     reciprocal: frozenset[str]
     """Words of a relationship type's name that say it holds both ways (``COLLABORATED_WITH``, ``MARRIED_TO``): between
     two nodes of one kind its stored direction says nothing, and a path takes it either way (``reciprocal_type``)."""
@@ -289,6 +292,14 @@ def _time_pattern(phrases: tuple[str, ...], after_verb: str) -> re.Pattern[str]:
     return re.compile(f"{words}|{after_verb}" if after_verb else words, _CI)
 
 
+def _opposites(pairs: list[list[str]]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for a, b in pairs:
+        out.setdefault(str(a), set()).add(str(b))
+        out.setdefault(str(b), set()).add(str(a))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 def parse(name: str, data: dict[str, Any]) -> Lexicon:
     """The lexicon of a lexicon file's contents (``InvalidInputError`` naming what is missing)."""
     try:
@@ -324,6 +335,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             toward=frozenset(w.get("toward", [])),
             away=frozenset(w.get("away", [])),
             reciprocal=frozenset(w.get("reciprocal", [])),
+            opposites=_opposites(w.get("opposites", [])),
             time_words=time_words,
             order_words=order_words,
             measures={str(w): tuple(g["measures"]) for g in data["measures"] for w in g["words"]},

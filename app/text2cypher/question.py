@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from app.text import FUNCTION_WORDS, STOPWORDS
 from app.text2cypher.lexicon import Lexicon, load
-from app.text2cypher.words import Matcher, content_words, matcher
+from app.text2cypher.words import Matcher, content_words, matcher, participle
 
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
@@ -135,8 +135,8 @@ class QuestionLiterals:
     """The comparison the question states for a number ("above 90": ``>``, "before 1980": ``<``, "at least 3":
     ``>=``, "released in 1999": ``=``; ``COMPARISONS``): a condition with that number takes that operator only."""
     doer: tuple[str, bool] | None = None
-    """A "who" question's verb, and whether it is passive: "who reviewed movies ..." asks for the one that reviews
-    (``("reviewed", False)``), "who was followed by ..." for the one followed (the ``answer_kind`` feature)."""
+    """A "who" question's verb, and whether it is passive: "who reviewed ..." asks for the one that reviews, "who was
+    followed by ..." (or "which X were killed") for the one done to: ``("followed", True)`` (``answer_kind``)."""
     asks_names: bool = False
     """Whether it asks for names or titles ("the names of the people who ...", "name 3 movies"): ``answer_form``."""
     asks_who: bool = False
@@ -161,8 +161,7 @@ class QuestionLiterals:
     """Whether it opens with a phrase that sets the scene ("For the 3 questions with the most answers, list their
     tags"): what it asks for is each of those with its answers (``answer_form``)."""
     asks_more: bool = False
-    """Whether it asks for something beside each answer ("... and their release years", "with their ratings", "...
-    and what were their ratings?")."""
+    """Whether it asks for something beside each answer ("... and their release years", "with their ratings")."""
     divisors: list[int] = field(default_factory=list)
     """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
     condition or limit takes them."""
@@ -201,7 +200,8 @@ class QuestionLiterals:
     """The graph's labels whose display values are numbers (``Profiles.nameless``): no "who" asks for them."""
     labels: list[str] = field(default_factory=list)
     """The graph's labels (``asked_kind``): a quote whose nearest named kind is none of a pattern's is no constant of
-    that pattern's kinds (``quoted_kind``)."""
+    that pattern's kinds (``quoted_kind``). ``numbered``: their whole numbers that tell their nodes apart ("book 3")."""
+    numbered: frozenset[tuple[str, str]] = frozenset()
     lex: Lexicon = field(default_factory=load, repr=False, compare=False)
     """The language it was read in."""
 
@@ -306,6 +306,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         out.doer = (who.group(2).lower(), who.group(1) is not None)
     elif (whom := P["who_object"].match(question)) and whom.group(1).lower() not in STOPWORDS:
         out.doer = (whom.group(1).lower(), True)  # "who does Steven report to": the end Steven's relationship reaches
+    elif (done := P["done_to"].match(bare)) and participle(done.group(1).lower()):  # "which characters were killed"
+        out.doer = (done.group(1).lower(), True)
     wh = P["wh_kind"].match(bare)
     out.wh_kind = wh.group(1).lower() if wh and wh.group(1).lower() not in STOPWORDS else None
     frame = P["attribute"].match(question)

@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from lemminflect import getAllLemmas, getAllLemmasOOV
+from lemminflect import getAllLemmas, getAllLemmasOOV, getInflection
 
 from app.cypher.candidates import CandidateQuery, Hop
 from app.cypher.shapes import Filter, Shape
@@ -36,6 +36,13 @@ def verb_lemmas(word: str) -> frozenset[str]:
     """The verbs an English word form is a form of (``wrote``, ``written`` → write), from lemminflect's dictionary;
     none for a word it does not know as a verb."""
     return frozenset(getAllLemmas(word, upos="VERB").get("VERB", ()))
+
+
+@functools.lru_cache(maxsize=1024)
+def participle(word: str) -> bool:
+    """Whether an English word form is a verb's past participle other than its plain form ("killed", "written"; not
+    "dead", nor "put")."""
+    return any(word in getInflection(v, "VBN") for v in verb_lemmas(word) if v != word)
 
 
 @functools.lru_cache(maxsize=8192)
