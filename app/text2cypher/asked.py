@@ -18,7 +18,7 @@ from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import acts
-from app.text2cypher.words import identity_terms, participle, relationship_terms, stem_match, term_words
+from app.text2cypher.words import identity_terms, participle, relationship_terms, stem_match, term_words, verb_lemmas
 
 
 @feature("nameless_who", AGAINST)
@@ -245,8 +245,10 @@ def agent_by(f: Facts) -> int:
     noun's business) and where no "by" comes before the entity. Likewise the entity named right after "from" or "to"
     (the lexicon's ``away`` and ``toward``) of a relationship named for where it goes or comes from: "transferred from
     X" starts ``TRANSFERRED_TO`` at X, "transferred to X" ends it there (``BOUGHT_FROM`` the other way round). And
-    the entity right before the verb of the first relationship (``said_before``): "how many characters did X kill"
-    has X do it, "X was killed by" has it done to X (a relationship that holds both ways is neither)."""
+    the entity right before the verb of the first relationship (``said_before``): -1 where the pattern has it the
+    wrong way round ("how many characters did X kill" has X do it, "X was killed by" has it done to X; a relationship
+    that holds both ways is neither), and no +1 the right way, which would favour that relationship over others
+    ("what position does X play" asks for no team X plays for)."""
     c, lits = f.candidate, f.lits
     path = c if isinstance(c, CandidateQuery) else c.path
     if path.anchor.name is None or not path.hops:
@@ -263,11 +265,12 @@ def agent_by(f: Facts) -> int:
         return 1 if lits.match.doer(hop, 1) == 1 else -1
     verb = said_before(f.question, path.anchor.name)  # "how many characters did X kill", "X was killed by whom"
     first = term_words(hop.rel_type)[:1]
-    if verb is None or hop.direction == "both" or not first or not lits.match.names(first[0], verb[0]):
+    if verb is None or hop.direction == "both" or not first or not verb_lemmas(verb[0]):  # "'X' router": no verb
         return 0
-    if verb[1] and not lone_verb(hop.rel_type):  # "is X headquartered in": X starts ``HEADQUARTERED_IN`` all the same
-        return 0
-    return 1 if (lits.match.doer(hop, 1) == 1) != verb[1] else -1
+    if not lits.match.names(first[0], verb[0]) or (verb[1] and not lone_verb(hop.rel_type)):
+        return 0  # "is X headquartered in": X starts ``HEADQUARTERED_IN`` all the same
+    return 0 if (lits.match.doer(hop, 1) == 1) != verb[1] else -1  # the wrong way round; the right way no better
+    # than another relationship ("what position does X play": ``POSITION``, not ``PLAYS_FOR``)
 
 
 def lone_verb(rel: str) -> bool:
