@@ -12,7 +12,7 @@ from app.cypher.shapes import Filter, Shape
 from app.text2cypher.asked import beside_word, label_words, lists_last
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import term_words, verb_lemmas
+from app.text2cypher.words import kind_nouns, noun_lemmas, term_words, verb_lemmas
 
 
 def answer_form(
@@ -55,15 +55,18 @@ def named_in_parts(c: CandidateQuery | Shape, profiles: Profiles | None) -> Cand
 
 def counts_edges(c: Shape, lits: QuestionLiterals) -> bool:
     """Whether a count of the targets is one of the relationships that reach them: the word the question counts names
-    that relationship and no node of the pattern ("how many transfers did X receive": ``TRANSFERRED_TO``; "how many
-    likes did post X get": ``LIKED``; not "how many movies did X act in"), and is no noun for its doer ("how many
+    that relationship and is no form of the noun of a label of the pattern ("how many transfers did X receive":
+    ``TRANSFERRED_TO``; "how many likes did post X get": ``LIKED``; "how many hikes were rated 5": ``HIKED``, though
+    "hikes" shares a stem with ``Hiker``; not "how many movies did X act in"), nor a noun for its doer ("how many
     followers": members)."""
     if c.kind != "count" or c.prop or c.having is not None or c.also or not c.hops or not lits.heads:
         return False
     head, hop = lits.heads[:1], c.hops[max(c.target - 1, 1) - 1]
     doers = {v + s for w in term_words(hop.rel_type)[:1] for v in verb_lemmas(w) for s in lits.lex.agent_suffixes}
     named = lits.match.named(hop.rel_type, head) and head[0] not in doers
-    return named and not any(label and lits.match.named(label, head) for label in c.path.labels())
+    own = kind_nouns(label for label in c.path.labels() if label)  # "hikes" is no form of ``Hiker``'s noun
+    forms = noun_lemmas(head[0]) | {one for one, many in lits.lex.irregular_plurals.items() if many == head[0]}
+    return named and not (forms & own)
 
 
 def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles | None) -> CandidateQuery | Shape:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import Matcher, kind_nouns, label_nouns, noun_lemmas
+from app.text2cypher.words import Matcher, content_words, kind_nouns, label_nouns, noun_lemmas
 
 
 def first_k(lits: QuestionLiterals, profiles: Profiles) -> None:
@@ -73,11 +73,13 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     in fall 2023"), unless the run is one lower-case word (a value such as "active" or "lead" is also a plain word of
     the question) other than a noun's plural ("the developers on X": ``Developer``) that is no label's own word
     ("verified members" are members, not those whose role is "member") or than a word a word for the relationship
-    follows, not a noun for its doer ("a severe allergy": ``ALLERGIC_TO``'s severity; "active shippers" are people).
+    (the list) follows, not a noun for its doer ("a severe allergy": ``ALLERGIC_TO``'s severity; "active shippers" are
+    people), or that follows one of the two words before it ("tagged with waterfall": the trails' ``tags``).
     A number inside such a value is part of it ("Fall 2023"), no constant of its own."""
     said = lits.said
     values = dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs)
     held = {v: rel for (rel, _), vs in profiles.values.items() for v in vs}
+    keyed = {v: key for (_, key), vs in profiles.listed.items() for v in vs}
     words = re.findall(r"[A-Za-z]+", said) if values else []
     kinds = kind_nouns(profiles.labels)  # "members" names ``Member``: no role
     plurals = {lemma: w for w in words for lemma in noun_lemmas(w.lower()) if lemma != w.lower() and lemma not in kinds}
@@ -91,6 +93,8 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
         after = re.match(r"\s+([A-Za-z]+)", said[m.end() :]) if m is not None else None
         word = after.group(1).lower() if after is not None else ""  # "a severe allergy", not "active shippers"
         typed = value in held and not word.endswith(lits.lex.agent_endings) and lits.match.named(held[value], [word])
+        before = content_words(said[: m.start()])[-2:] if m is not None else []  # "tagged with waterfall": ``tags``
+        typed = typed or (value in keyed and bool(before) and lits.match.named(keyed[value], before))
         if m is None or (plural is None and " " not in value and m.group(0).islower() and not typed):
             continue
         lits.values.append(value)
