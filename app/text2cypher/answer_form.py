@@ -10,9 +10,10 @@ from dataclasses import replace
 from app.cypher.candidates import CandidateQuery, Direction, Hop
 from app.cypher.shapes import Filter, Shape
 from app.text2cypher.asked import beside_word, label_words, lists_last
+from app.text2cypher.asks import is_label_noun
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import kind_nouns, noun_lemmas, term_words, verb_lemmas
+from app.text2cypher.words import term_words, verb_lemmas
 
 
 def answer_form(
@@ -64,9 +65,8 @@ def counts_edges(c: Shape, lits: QuestionLiterals) -> bool:
     head, hop = lits.heads[:1], c.hops[max(c.target - 1, 1) - 1]
     doers = {v + s for w in term_words(hop.rel_type)[:1] for v in verb_lemmas(w) for s in lits.lex.agent_suffixes}
     named = lits.match.named(hop.rel_type, head) and head[0] not in doers
-    own = kind_nouns(label for label in c.path.labels() if label)  # "hikes" is no form of ``Hiker``'s noun
-    forms = noun_lemmas(head[0]) | {one for one, many in lits.lex.irregular_plurals.items() if many == head[0]}
-    return named and not (forms & own)
+    # "hikes" only shares a stem with ``Hiker``'s noun: no label's
+    return named and not any(label and is_label_noun(head[0], label, lits) for label in c.path.labels())
 
 
 def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles | None) -> CandidateQuery | Shape:

@@ -269,8 +269,9 @@ def agent_by(f: Facts) -> int:
         return 0
     if not lits.match.names(first[0], verb[0]) or (verb[1] and not lone_verb(hop.rel_type)):
         return 0  # "is X headquartered in": X starts ``HEADQUARTERED_IN`` all the same
-    return 0 if (lits.match.doer(hop, 1) == 1) != verb[1] else -1  # the wrong way round; the right way no better
-    # than another relationship ("what position does X play": ``POSITION``, not ``PLAYS_FOR``)
+    # -1 the wrong way round; the right way is no better than another relationship ("what position does X play":
+    # ``POSITION``, not ``PLAYS_FOR``)
+    return 0 if (lits.match.doer(hop, 1) == 1) != verb[1] else -1
 
 
 def lone_verb(rel: str) -> bool:

@@ -72,10 +72,10 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     lists of kinds (``Profiles.listed``) the question names outside quotes, as a whole word run in any case ("taught
     in fall 2023"), unless the run is one lower-case word (a value such as "active" or "lead" is also a plain word of
     the question) other than a noun's plural ("the developers on X": ``Developer``) that is no label's own word
-    ("verified members" are members, not those whose role is "member") or than a word a word for the relationship
-    (the list) follows, not a noun for its doer ("a severe allergy": ``ALLERGIC_TO``'s severity; "active shippers" are
-    people), or that follows one of the two words before it ("tagged with waterfall": the trails' ``tags``).
-    A number inside such a value is part of it ("Fall 2023"), no constant of its own."""
+    ("verified members" are members, not those whose role is "member") or than a relationship's value a word for the
+    relationship follows, not a noun for its doer ("a severe allergy": ``ALLERGIC_TO``'s severity; "active shippers"
+    are people), or a list's element one of the two words before it names the list ("tagged with waterfall": the
+    trails' ``tags``). A number inside such a value is part of it ("Fall 2023"), no constant of its own."""
     said = lits.said
     values = dict.fromkeys(v for vs in (*profiles.values.values(), *profiles.listed.values()) for v in vs)
     held = {v: rel for (rel, _), vs in profiles.values.items() for v in vs}
@@ -93,8 +93,8 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
         after = re.match(r"\s+([A-Za-z]+)", said[m.end() :]) if m is not None else None
         word = after.group(1).lower() if after is not None else ""  # "a severe allergy", not "active shippers"
         typed = value in held and not word.endswith(lits.lex.agent_endings) and lits.match.named(held[value], [word])
-        before = content_words(said[: m.start()])[-2:] if m is not None else []  # "tagged with waterfall": ``tags``
-        typed = typed or (value in keyed and bool(before) and lits.match.named(keyed[value], before))
+        before = content_words(said[: m.start()])[-2:] if m is not None and value in keyed else []
+        typed = typed or (bool(before) and lits.match.named(keyed[value], before))  # "tagged with waterfall": ``tags``
         if m is None or (plural is None and " " not in value and m.group(0).islower() and not typed):
             continue
         lits.values.append(value)

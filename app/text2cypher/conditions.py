@@ -141,11 +141,10 @@ def stated(props: list[Property], lits: QuestionLiterals) -> list[Condition]:
     """The conditions the question's words state without a constant: a property some nodes lack is there where
     its words name it ("movies with a tagline") and missing where a negation governs them ("questions without an
     accepted answer"); a boolean property is true ("answers that were accepted") or false ("not accepted", "dead"
-    for ``alive``: the lexicon's ``opposites``); a
-    number that can be zero is zero where a negation governs its words ("questions with no answers"). A
-    ``reference`` is there (missing) only where the question names (negates) all its words but the identifying one
-    ("questions with an accepted answer" for ``accepted_answer_id``; "the questions with the most answers" and
-    "answers not accepted" speak of something else)."""
+    for ``alive``: the lexicon's ``opposites``); a number that can be zero is zero where a negation governs its words
+    ("questions with no answers"). A ``reference`` is there (missing) only where the question names (negates) all its
+    words but the identifying one ("questions with an accepted answer" for ``accepted_answer_id``; "the questions with
+    the most answers" and "answers not accepted" speak of something else)."""
     m, said, negated = lits.match, lits.affirmed, lits.negated
     zero = [p for p in props if p.kind == "bool" or p.partial or (p.kind == "number" and _holds_zero(p))]
     denied = best_named(zero, negated, lits)

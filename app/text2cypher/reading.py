@@ -26,7 +26,7 @@ from app.text import FUNCTION_WORDS, surface
 from app.text import identifier_words as words
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.lexicon import load as load_lexicon
-from app.text2cypher.words import verb_lemmas
+from app.text2cypher.words import participle, verb_lemmas
 
 REVERSED: dict[Direction, Direction] = {"out": "in", "in": "out", "both": "both"}
 """A hop's direction seen from its other end."""
@@ -77,8 +77,7 @@ def acts(rel: str) -> bool:
     if not lemmas or verb in lemmas or verb in lex.states or not all(w in FUNCTION_WORDS for w in rest):
         return False
     past = {f for v in lemmas for f in getInflection(v, "VBD")}  # "born" is no past tense: "X born in" is no deed
-    participle = {f for v in lemmas for f in getInflection(v, "VBN")}
-    return not any(w in lex.passive for w in rest) and (verb in past or verb not in participle)
+    return not any(w in lex.passive for w in rest) and (verb in past or not participle(verb))
 
 
 def relation_text(rel: str, direction: Direction, target_kind: str = "") -> str:
