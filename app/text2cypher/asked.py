@@ -13,7 +13,7 @@ import re
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
 from app.text import identifier_words, surface
-from app.text2cypher.asks import counted_kinds
+from app.text2cypher.asks import counted_kinds, superlative_value
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
@@ -114,10 +114,17 @@ def unnamed_leaf(f: Facts) -> int:
     out = 0
     for var, hop in ((1, c.hops[0]), (last, c.hops[-1])):
         label = c.path.node_kind(var)[0]
-        if var in used or not label or m.named(label, lits.words):
+        if var in used or not label or m.named(label, lits.words if label != target else words_again(label, lits)):
             continue
         out += int(not m.named(hop.rel_type, words) and not any(m.named(t, words) for t in c.also))
     return out
+
+
+def words_again(label: str, lits: QuestionLiterals) -> list[str]:
+    """The question's words naming ``label`` after the first: a kind named once names the answers, not also the
+    other end of a relationship between two of its nodes ("how many packages are there" counts no package that
+    depends on a package)."""
+    return [w for w in lits.words if lits.match.named(label, [w])][1:]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -352,7 +359,9 @@ def answer_kind(f: Facts) -> int:
             if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own
                 return -1
         return 0
-    if c.kind == "agg" and lits.asks_which:  # "which tracks did X play the most times": tracks, not a number
+    if superlative_value(c, lits):  # "what is the highest CVSS score": the score
+        return superlative_value(c, lits)
+    if c.kind == "agg" and (lits.asks_which or lits.asks_who):  # "which tracks did X play the most times": tracks
         return -1
     by_verb = None
     if lits.doer is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from app.cypher.shapes import Shape
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import Matcher, content_words, kind_nouns, label_nouns, noun_lemmas
@@ -258,3 +259,21 @@ def answer_counts(lits: QuestionLiterals) -> list[int | None]:
     asked the most questions")."""
     stated: list[int | None] = [k for k in lits.limits if k not in lits.ops or k in lits.counts]
     return stated or [None if lits.plural_kind else 1]
+
+
+def superlative_value(c: Shape, lits: QuestionLiterals) -> int:
+    """+1 for the greatest or least value of a property, -1 for the one node holding it, where a superlative question
+    names the property and no kind of the pattern, its noun singular ("what is the highest CVSS score": the score, not
+    the vulnerability; "what is the longest trail" names trails; a "which" or "who" asks for things, and so does a
+    plural: "what are the highest-rated reviews"); else 0."""
+    top = c.kind == "top" and c.limit in (None, 1)
+    if not (top or (c.kind == "agg" and c.fn in ("max", "min"))) or not c.prop or lits.order is None:
+        return 0
+    if lits.asks_which or lits.asks_who or not lits.match.named(c.prop, lits.heads):
+        return 0
+    if noun_lemmas(lits.heads[-1]) - {lits.heads[-1]}:  # "what are the highest-rated reviews": several things
+        return 0
+    nodes = range(1, len(c.hops) + 2)
+    if any(lits.match.kind_named(c, v, lits.heads) for v in nodes):
+        return 0
+    return -1 if top else 1

@@ -61,15 +61,25 @@ class Facts:
         keys = [t for t in key_terms(c) if t not in echoed]
         said = {w for k in keys for w in term_words(k)}  # "accepted answer" names ``accepted_answer_id`` word for word
         kinds_here = tuple(w for w in content_words(question) if (ws := noun_lemmas(w)) & own and not ws & said)
+        rels = [t for t in relationship_terms(c) if not kind_named_only(t, question, kinds_here, lits)]
         named, unnamed = lits.match.mentions(
             question,
-            relationship_terms(c),
+            rels,
             [t for t in identity_terms(c) if t not in echoed],
             keys=keys,
             reserved=kinds,
             spared=kinds_here,
         )
         return cls(c, question, lits, named, unnamed)
+
+
+def kind_named_only(rel: str, question: str, kinds: Sequence[str], lits: QuestionLiterals) -> bool:
+    """Whether every question word naming the relationship type ``rel`` is a form of a label of the pattern's own
+    (``kinds``): "releases" names the ``Release`` a path ends on, not the ``HAS_RELEASE`` it takes, and
+    "maintainers" the ``Maintainer``, not ``MAINTAINS``. Such a type is neither named nor unnamed: the word counts for
+    the kind, and a path to a kind it names is no better for saying it again."""
+    said = [q for q in content_words(question) if lits.match.named(rel, [q])]
+    return bool(said) and all(q in kinds for q in said)
 
 
 Feature = Callable[[Facts], float]

@@ -20,10 +20,13 @@ def time_order(f: Facts) -> int:
     birth year, "the director of the oldest movie" by the movie's), or a list of a kind with no time of its own
     that is taken in the order of its numbers (``numbered``: "the 3 most recent comments"); -1 for an ordering by
     another node's year there (not the comments on the latest questions). Not the year's ``max`` / ``min``: "which is
-    the oldest book" asks for the book, not its year."""
+    the oldest book" asks for the book, not its year; but "when did X first hike" asks for the date (``opens_when``)."""
     c, lits = f.candidate, f.lits
     if isinstance(c, Shape) and numbered(c, lits):  # "the 3 most recent comments": by their numbers
         return 1
+    if isinstance(c, Shape) and c.kind == "agg" and c.temporal and lits.time_order is not None:
+        # "when did X first hike" asks for the earliest date itself
+        return int(shape_direction(c) == lits.time_order) if lits.lex.pattern("opens_when").match(lits.said) else 0
     if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
         return 0
     if c.prop_on is None:  # "the oldest movie": the movie's year, not its director's

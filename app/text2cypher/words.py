@@ -237,7 +237,9 @@ class Matcher:
         of two conditions, is unnamed). The ``reserved`` words are taken before ``keys`` (after ``terms``): a word
         that says what kind of thing a quoted constant is ("the version '7.1'": ``kind_words``) names no property
         (a service's ``versions``), though it may name a relationship. The ``spared`` words name no key but may name
-        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``). An
+        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``); a term takes
+        another word before one of them ("which hikers hiked X": ``HIKED`` takes "hiked", and "hikers" names no
+        ``hiked_on``). An
         ``optional`` term counts when a word left over names it, and is no miss when none does
         (``identity_terms``)."""
         qwords = content_words(question)
@@ -246,7 +248,8 @@ class Matcher:
         def took(t: str) -> bool:
             hit = False
             for w in term_words(t):
-                k = next((j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)), None)
+                free = [j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)]
+                k = next((j for j in free if qwords[j] not in spared), free[0] if free else None)
                 if k is not None:
                     taken.add(k)
                     hit = True
@@ -305,16 +308,19 @@ class Matcher:
             return True
         for i, hop in enumerate(s.hops, start=1):
             words = term_words(hop.rel_type)
-            if (
-                self.doer(hop, i) == var
-                and words
-                and any(h.endswith(self.lex.agent_endings) and self.names(words[0], h) for h in heads)
-            ):
+            if self.doer(hop, i) == var and words and any(self.is_doer(words[0], h) for h in heads):
                 return True
             pointed = {"out": i + 1, "in": i}.get(hop.direction)
             if nouns and var == pointed and words and any(words[-1] in noun_lemmas(h) for h in heads):
                 return True  # a relationship named by a noun names the node it points to ("which city": HOME_CITY's)
         return False
+
+    def is_doer(self, verb: str, word: str) -> bool:
+        """Whether ``word`` is a noun for the doer of ``verb``: a doer's ending on a word naming it ("actors",
+        "screenwriters"), or the verb with one of the lexicon's suffixes ("dependents"; not "requirements")."""
+        if word.endswith(self.lex.agent_endings) and self.names(verb, word):
+            return True
+        return any(word == v + s for v in verb_lemmas(verb) for s in self.lex.agent_suffixes)
 
     def dates_birth(self, key: str) -> bool:
         """Whether a property dates a birth (the lexicon's birth words): a ranking by it compares ages."""

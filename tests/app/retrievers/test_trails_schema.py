@@ -33,3 +33,18 @@ def test_hikes_count_the_hikes_not_the_hikers() -> None:
     assert not counts_edges(hikers, question_literals("How many hikers hiked Misty Trail?"))
     person = CandidateQuery(Anchor(None, "Person", "name"), (Hop("PEOPLE", "out", "Movie", "title"),))
     assert not counts_edges(Shape(person, 1, "count"), question_literals("How many people are there?"))
+
+
+def test_when_did_someone_first_do_asks_for_the_earliest_date() -> None:
+    """ "When did X first hike?" (session 55): the earliest date of the relationship, not the trails."""
+    from app.text2cypher import features
+
+    hiked = CandidateQuery(Anchor("X", "Hiker", "username"), (Hop("HIKED", "out", "Trail", "trail_name"),))
+    earliest = Shape(hiked, 2, "agg", prop="hiked_on", prop_on=1, fn="min", temporal=True)
+    latest = Shape(hiked, 2, "agg", prop="hiked_on", prop_on=1, fn="max", temporal=True)
+    for q, want in [("When did X first hike?", (1.0, 0.0)), ("When did X last hike?", (0.0, 1.0))]:
+        lits = question_literals(q)
+        rows = features.compute([earliest, latest], q, lits)
+        assert (rows[0]["time_order"], rows[1]["time_order"]) == want, q
+    q = "Which trail did the first hiker hike?"  # no time asked of the hikes
+    assert question_literals(q).time_order is None
