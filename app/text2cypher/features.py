@@ -54,32 +54,22 @@ class Facts:
         """``kinds``: the words that say what kind of thing a quoted constant is (``Matcher.kind_words``): they name
         no property key of the candidate; nor do the words that are the plural or singular of a label of its pattern
         ("which posts did X write": the posts, not their ``postedAt``), but a key they are a word of ("the accepted
-        answer": ``accepted_answer_id``)."""
+        answer": ``accepted_answer_id``), nor a relationship type ("releases": the ``Release``, not ``HAS_RELEASE``)."""
         echoed = label_echoes(c)
         path = c if isinstance(c, CandidateQuery) else c.path
         own = kind_nouns(path.labels())
         keys = [t for t in key_terms(c) if t not in echoed]
         said = {w for k in keys for w in term_words(k)}  # "accepted answer" names ``accepted_answer_id`` word for word
         kinds_here = tuple(w for w in content_words(question) if (ws := noun_lemmas(w)) & own and not ws & said)
-        rels = [t for t in relationship_terms(c) if not kind_named_only(t, question, kinds_here, lits)]
         named, unnamed = lits.match.mentions(
             question,
-            rels,
+            relationship_terms(c),
             [t for t in identity_terms(c) if t not in echoed],
             keys=keys,
             reserved=kinds,
             spared=kinds_here,
         )
         return cls(c, question, lits, named, unnamed)
-
-
-def kind_named_only(rel: str, question: str, kinds: Sequence[str], lits: QuestionLiterals) -> bool:
-    """Whether every question word naming the relationship type ``rel`` is a form of a label of the pattern's own
-    (``kinds``): "releases" names the ``Release`` a path ends on, not the ``HAS_RELEASE`` it takes, and
-    "maintainers" the ``Maintainer``, not ``MAINTAINS``. Such a type is neither named nor unnamed: the word counts for
-    the kind, and a path to a kind it names is no better for saying it again."""
-    said = [q for q in content_words(question) if lits.match.named(rel, [q])]
-    return bool(said) and all(q in kinds for q in said)
 
 
 Feature = Callable[[Facts], float]

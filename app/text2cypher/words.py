@@ -237,9 +237,9 @@ class Matcher:
         of two conditions, is unnamed). The ``reserved`` words are taken before ``keys`` (after ``terms``): a word
         that says what kind of thing a quoted constant is ("the version '7.1'": ``kind_words``) names no property
         (a service's ``versions``), though it may name a relationship. The ``spared`` words name no key but may name
-        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``); a term takes
-        another word before one of them ("which hikers hiked X": ``HIKED`` takes "hiked", and "hikers" names no
-        ``hiked_on``). An
+        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``), nor a
+        relationship type of ``terms``: "releases" names the ``Release`` a path reaches, not its ``HAS_RELEASE``,
+        and in "which hikers hiked X" ``HIKED`` takes "hiked", and "hikers" names no ``hiked_on``. An
         ``optional`` term counts when a word left over names it, and is no miss when none does
         (``identity_terms``)."""
         qwords = content_words(question)
@@ -248,14 +248,16 @@ class Matcher:
         def took(t: str) -> bool:
             hit = False
             for w in term_words(t):
-                free = [j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)]
-                k = next((j for j in free if qwords[j] not in spared), free[0] if free else None)
+                k = next((j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)), None)
                 if k is not None:
                     taken.add(k)
                     hit = True
             return hit
 
+        kept = {j for j, q in enumerate(qwords) if q in spared}
+        taken |= kept
         named = sum(took(t) for t in terms)
+        taken -= kept
         for r in reserved:
             k = next((j for j, q in enumerate(qwords) if j not in taken and q == r), None)
             if k is not None:
