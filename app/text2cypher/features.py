@@ -54,7 +54,8 @@ class Facts:
         """``kinds``: the words that say what kind of thing a quoted constant is (``Matcher.kind_words``): they name
         no property key of the candidate; nor do the words that are the plural or singular of a label of its pattern
         ("which posts did X write": the posts, not their ``postedAt``), but a key they are a word of ("the accepted
-        answer": ``accepted_answer_id``), nor a relationship type ("releases": the ``Release``, not ``HAS_RELEASE``)."""
+        answer": ``accepted_answer_id``), nor a relationship type named for that kind ("releases": the ``Release``,
+        not ``HAS_RELEASE``)."""
         echoed = label_echoes(c)
         path = c if isinstance(c, CandidateQuery) else c.path
         own = kind_nouns(path.labels())
@@ -68,6 +69,7 @@ class Facts:
             keys=keys,
             reserved=kinds,
             spared=kinds_here,
+            kinds=own,
         )
         return cls(c, question, lits, named, unnamed)
 

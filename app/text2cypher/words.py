@@ -228,6 +228,7 @@ class Matcher:
         keys: Sequence[str] = (),
         reserved: Sequence[str] = (),
         spared: Sequence[str] = (),
+        kinds: frozenset[str] = frozenset(),
     ) -> tuple[int, int]:
         """How many of ``terms`` and then ``keys`` (one per use) the question mentions, and how many it does not. A
         term is mentioned when one of its content words is named by a question word not already taken by another use
@@ -238,26 +239,28 @@ class Matcher:
         that says what kind of thing a quoted constant is ("the version '7.1'": ``kind_words``) names no property
         (a service's ``versions``), though it may name a relationship. The ``spared`` words name no key but may name
         an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``), nor a
-        relationship type of ``terms``: "releases" names the ``Release`` a path reaches, not its ``HAS_RELEASE``,
-        and in "which hikers hiked X" ``HIKED`` takes "hiked", and "hikers" names no ``hiked_on``. An
+        relationship type whose word is one of the ``kinds`` (the nouns of the pattern's labels): "releases" names
+        the ``Release`` a path reaches, not its ``HAS_RELEASE``, though "answers" names ``ANSWERED``; and a term takes
+        another word before such a word ("which hikers hiked X": ``HIKED`` takes "hiked", and "hikers" names no
+        ``hiked_on``). An
         ``optional`` term counts when a word left over names it, and is no miss when none does
         (``identity_terms``)."""
         qwords = content_words(question)
         taken: set[int] = set()
 
-        def took(t: str) -> bool:
+        def took(t: str, shy: bool = False) -> bool:
             hit = False
             for w in term_words(t):
-                k = next((j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)), None)
+                avoid = shy and w in kinds  # the type's word is a kind's noun: a word for that kind names the kind
+                free = [j for j, q in enumerate(qwords) if j not in taken and not (avoid and q in spared)]
+                free = [j for j in free if self.names(w, qwords[j])]  # a word for no kind first: "hikers hiked"
+                k = next((j for j in free if qwords[j] not in spared), free[0] if free else None)
                 if k is not None:
                     taken.add(k)
                     hit = True
             return hit
 
-        kept = {j for j, q in enumerate(qwords) if q in spared}
-        taken |= kept
-        named = sum(took(t) for t in terms)
-        taken -= kept
+        named = sum(took(t, shy=True) for t in terms)
         for r in reserved:
             k = next((j for j, q in enumerate(qwords) if j not in taken and q == r), None)
             if k is not None:
