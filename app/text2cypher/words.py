@@ -238,39 +238,42 @@ class Matcher:
         of two conditions, is unnamed). The ``reserved`` words are taken before ``keys`` (after ``terms``): a word
         that says what kind of thing a quoted constant is ("the version '7.1'": ``kind_words``) names no property
         (a service's ``versions``), though it may name a relationship. The ``spared`` words name no key but may name
-        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``), nor a
-        relationship type whose word is one of the ``kinds`` (the nouns of the pattern's labels): "releases" names
-        the ``Release`` a path reaches, not its ``HAS_RELEASE``, though "answers" names ``ANSWERED``; and a term takes
-        another word before such a word ("which hikers hiked X": ``HIKED`` takes "hiked", and "hikers" names no
-        ``hiked_on``). An
+        an ``optional`` term ("posts" names no ``postedAt``; "the track X" still names ``trackName``). Nor does one name
+        a relationship type whose word is one of the ``kinds`` (the nouns of the pattern's labels): "releases" names
+        the ``Release`` a path reaches, and its ``HAS_RELEASE`` is neither named nor missed (a path to releases is no
+        better than none for saying the word, and no worse than another path to them), though "answers" names
+        ``ANSWERED``; one such word spares one use ("the track X" spares one ``HAS_TRACK``, not the two of a path
+        through X's album). A term takes another word before one of them ("which hikers hiked X": ``HIKED`` takes
+        "hiked", and "hikers" names no ``hiked_on``). An
         ``optional`` term counts when a word left over names it, and is no miss when none does
         (``identity_terms``)."""
         qwords = content_words(question)
         taken: set[int] = set()
 
-        def took(t: str, shy: bool = False) -> bool:
-            hit = False
+        def took(t: str, shy: bool = False) -> int:
+            """1: a word names the use; 0 (with ``shy``): only a word for a kind the type is named for does, which
+            counts the use neither way; -1: none does."""
+            hit = spent = False
             for w in term_words(t):
-                avoid = shy and w in kinds  # the type's word is a kind's noun: a word for that kind names the kind
-                free = [j for j, q in enumerate(qwords) if j not in taken and not (avoid and q in spared)]
-                free = [j for j in free if self.names(w, qwords[j])]  # a word for no kind first: "hikers hiked"
-                k = next((j for j in free if qwords[j] not in spared), free[0] if free else None)
+                free = [j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)]
+                k = next((j for j in free if qwords[j] not in spared), free[0] if free else None)  # "hikers hiked"
                 if k is not None:
                     taken.add(k)
-                    hit = True
-            return hit
+                    kind_word = shy and w in kinds and qwords[k] in spared  # "releases", ``HAS_RELEASE``
+                    spent, hit = spent or kind_word, hit or not kind_word
+            return 1 if hit else 0 if spent else -1
 
-        named = sum(took(t, shy=True) for t in terms)
+        uses = [took(t, shy=True) for t in terms]
         for r in reserved:
             k = next((j for j, q in enumerate(qwords) if j not in taken and q == r), None)
             if k is not None:
                 taken.add(k)
         kept = {j for j, q in enumerate(qwords) if j not in taken and q in spared}
         taken |= kept
-        named += sum(took(t) for t in keys)
+        uses += [took(t) for t in keys]
         taken -= kept
-        unnamed = len(terms) + len(keys) - named
-        return named + sum(took(t) for t in optional), unnamed
+        named = uses.count(1)
+        return named + sum(took(t) == 1 for t in optional), uses.count(-1)
 
     def kind_words(self, beside: dict[str, list[tuple[str, int]]], labels: Sequence[str]) -> tuple[str, ...]:
         """The words that say what kind of thing each quoted constant is: of the words around it (``beside``), the

@@ -32,9 +32,29 @@ def test_a_word_for_a_kind_of_the_pattern_names_no_relationship() -> None:
     q = "Which releases were published in 2023?"
     through = Shape(released, 2, "list", filters=(Filter(1, "firstPublished", "STARTS WITH", "2023"),))
     own = Shape(alone, 1, "list", filters=(Filter(1, "publishedAt", "STARTS WITH", "2023"),))
-    assert row(through, q)["schema_named"] < row(own, q)["schema_named"] == 1.0
-    q = "Which packages have releases?"  # the word names the releases, not how they are linked
-    assert row(Shape(released, 1, "list"), q)["schema_named"] == -1.0
+    assert row(through, q)["schema_named"] == row(own, q)["schema_named"] == 1.0
+    q = "Which packages have releases?"  # no better for the kind's word, and no worse
+    assert row(Shape(released, 1, "list"), q)["schema_named"] == 0.0
+
+
+def test_one_word_for_a_kind_spares_one_use_of_a_type_named_for_it() -> None:
+    q = "Which genre is the track X?"
+    direct = CandidateQuery(Anchor("X", "Track", "trackName"), (Hop("OF_STYLE", "out", "Genre", "style"),))
+    around = CandidateQuery(
+        Anchor("X", "Track", "trackName"),
+        (
+            Hop("HAS_TRACK", "in", "Album", "albumTitle"),
+            Hop("HAS_TRACK", "out", "Track", "trackName"),
+            Hop("OF_STYLE", "out", "Genre", "style"),
+        ),
+    )
+    assert row(direct, q)["schema_named"] > row(around, q)["schema_named"]
+    q = "How many versions does the software X have?"  # the link named for versions, over another to them
+    versions = [
+        Shape(CandidateQuery(Anchor("X", "Software", "name"), (Hop(t, "out", "Version", "name"),)), 2, "count")
+        for t in ("VERSION", "DEPENDS_ON")
+    ]
+    assert row(versions[0], q)["schema_named"] > row(versions[1], q)["schema_named"]
 
 
 def test_a_relationship_takes_the_verb_before_the_word_for_a_kind() -> None:
