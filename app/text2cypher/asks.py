@@ -262,18 +262,18 @@ def answer_counts(lits: QuestionLiterals) -> list[int | None]:
 
 
 def superlative_value(c: Shape, lits: QuestionLiterals) -> int:
-    """+1 for the greatest or least value of a property, -1 for the one node holding it, where a superlative question
-    names the property and no kind of the pattern, its noun singular ("what is the highest CVSS score": the score, not
-    the vulnerability; "what is the longest trail" names trails; a "which" or "who" asks for things, and so does a
-    plural: "what are the highest-rated reviews"); else 0."""
-    top = c.kind == "top" and c.limit in (None, 1)
-    if not (top or (c.kind == "agg" and c.fn in ("max", "min"))) or not c.prop or lits.order is None:
+    """-1 for the one node holding the greatest or least value of a property where a superlative question names the
+    property and no kind of the pattern, its noun singular ("what is the highest CVSS score": the score, not the
+    vulnerability; "what is the longest trail" names trails; a "which" or "who" asks for things, and so does a
+    plural: "what are the highest-rated reviews"); else 0. No +1 for the value itself: every ``max`` / ``min`` of a
+    property a word names would gain, and crowd the shapes that take the question's conditions."""
+    if c.kind != "top" or c.limit not in (None, 1) or not c.prop or lits.order is None:
+        return 0
+    if ("ASC" if c.fn == "ASC" else "DESC") != lits.order:
         return 0
     if lits.asks_which or lits.asks_who or not lits.match.named(c.prop, lits.heads):
         return 0
     if noun_lemmas(lits.heads[-1]) - {lits.heads[-1]}:  # "what are the highest-rated reviews": several things
         return 0
     nodes = range(1, len(c.hops) + 2)
-    if any(lits.match.kind_named(c, v, lits.heads) for v in nodes):
-        return 0
-    return -1 if top else 1
+    return -1 if not any(lits.match.kind_named(c, v, lits.heads) for v in nodes) else 0
