@@ -13,7 +13,7 @@ from app.text2cypher.asked import beside_word, label_words, lists_last
 from app.text2cypher.asks import is_label_noun
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import term_words, verb_lemmas
+from app.text2cypher.words import term_words
 
 
 def answer_form(
@@ -63,8 +63,8 @@ def counts_edges(c: Shape, lits: QuestionLiterals) -> bool:
     if c.kind != "count" or c.prop or c.having is not None or c.also or not c.hops or not lits.heads:
         return False
     head, hop = lits.heads[:1], c.hops[max(c.target - 1, 1) - 1]
-    doers = {v + s for w in term_words(hop.rel_type)[:1] for v in verb_lemmas(w) for s in lits.lex.agent_suffixes}
-    named = lits.match.named(hop.rel_type, head) and head[0] not in doers
+    doer = any(lits.match.doer_form(w, head[0]) for w in term_words(hop.rel_type)[:1])
+    named = lits.match.named(hop.rel_type, head) and not doer
     # "hikes" only shares a stem with ``Hiker``'s noun: no label's
     return named and not any(label and is_label_noun(head[0], label, lits) for label in c.path.labels())
 

@@ -359,8 +359,8 @@ def answer_kind(f: Facts) -> int:
             if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own
                 return -1
         return 0
-    if superlative_value(c, lits):  # "what is the highest CVSS score": the score
-        return superlative_value(c, lits)
+    if value := superlative_value(c, lits):  # "what is the highest CVSS score": the score
+        return value
     if c.kind == "agg" and (lits.asks_which or lits.asks_who):  # "which tracks did X play the most times": tracks
         return -1
     by_verb = None

@@ -177,11 +177,12 @@ class Matcher:
     def same_verb(self, a: str, b: str) -> bool:
         """Two words are forms of one verb, or one is the noun for the doer of the other ("wrote" / "written" /
         "writers"): irregular forms share no stem."""
-        la, lb = verb_lemmas(a), verb_lemmas(b)
-        if la & lb:
-            return True
-        suffixes = self.lex.agent_suffixes
-        return any(b == v + s for v in la for s in suffixes) or any(a == v + s for v in lb for s in suffixes)
+        return bool(verb_lemmas(a) & verb_lemmas(b)) or self.doer_form(a, b) or self.doer_form(b, a)
+
+    def doer_form(self, verb: str, word: str) -> bool:
+        """Whether ``word`` is the lemma of ``verb`` with one of the lexicon's doer suffixes ("write" / "writers",
+        "depends" / "dependents")."""
+        return any(word == v + s for v in verb_lemmas(verb) for s in self.lex.agent_suffixes)
 
     def _names(self, term_word: str, word: str) -> bool:
         """A question word names a schema word: they share a stem, are forms of one verb (``WROTE`` named by "written"
@@ -255,8 +256,13 @@ class Matcher:
             counts the use neither way; -1: none does."""
             hit = spent = False
             for w in term_words(t):
-                free = [j for j, q in enumerate(qwords) if j not in taken and self.names(w, q)]
-                k = next((j for j in free if qwords[j] not in spared), free[0] if free else None)  # "hikers hiked"
+                k = None  # the first word naming it, or a spared one where no other does ("hikers hiked")
+                for j, q in enumerate(qwords):
+                    if j not in taken and self.names(w, q):
+                        if q not in spared:
+                            k = j
+                            break
+                        k = j if k is None else k
                 if k is not None:
                     taken.add(k)
                     kind_word = shy and w in kinds and qwords[k] in spared  # "releases", ``HAS_RELEASE``
@@ -326,9 +332,7 @@ class Matcher:
     def is_doer(self, verb: str, word: str) -> bool:
         """Whether ``word`` is a noun for the doer of ``verb``: a doer's ending on a word naming it ("actors",
         "screenwriters"), or the verb with one of the lexicon's suffixes ("dependents"; not "requirements")."""
-        if word.endswith(self.lex.agent_endings) and self.names(verb, word):
-            return True
-        return any(word == v + s for v in verb_lemmas(verb) for s in self.lex.agent_suffixes)
+        return (word.endswith(self.lex.agent_endings) and self.names(verb, word)) or self.doer_form(verb, word)
 
     def dates_birth(self, key: str) -> bool:
         """Whether a property dates a birth (the lexicon's birth words): a ranking by it compares ages."""
