@@ -382,6 +382,8 @@ def answer_kind(f: Facts) -> int:
         other = any(m.kind_named(c, v, [head], nouns=nouns) for v in nodes if v != c.target)
         if target and other and by_verb is not None:  # "which characters were killed": both ends are characters
             return by_verb
+        if target and other:  # "which packages are dependencies of X": the noun said of them says which package
+            return m.role_end(c, lits.said, head)
         if target or other:
             return 1 if target and not other else -1 if other and not target else 0
         if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else

@@ -99,3 +99,16 @@ def numbered(c: Shape, lits: QuestionLiterals) -> bool:
         and c.limit is not None
         and c.path.node_kind(c.target)[0] == dated[0]
     )
+
+
+@feature("counted_measure", AGAINST)
+def counted_measure(f: Facts) -> int:
+    """1 for a ranking by how many of a kind each answer is linked to where the question's superlative is an
+    adjective of a measure (a word of the lexicon's ``measures`` that is one of its ``order`` words: "the lightest
+    product" compares weights, "the longest trail" lengths) and no word says what is counted ("the most shipments",
+    "the largest number of airports": ``most_noun``)."""
+    c, lits = f.candidate, f.lits
+    if not isinstance(c, Shape) or c.kind != "group" or c.prop or lits.most_noun is not None:
+        return 0
+    lex = lits.lex
+    return int(any(w in lex.measures and any(w in ws for ws in lex.order_words.values()) for w in lits.words))

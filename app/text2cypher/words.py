@@ -179,6 +179,13 @@ class Matcher:
         "writers"): irregular forms share no stem."""
         return bool(verb_lemmas(a) & verb_lemmas(b)) or self.doer_form(a, b) or self.doer_form(b, a)
 
+    def only_begins(self, term_word: str, word: str, spared: Sequence[str], kinds: frozenset[str]) -> bool:
+        """Whether a question word for a kind of the pattern (``spared``) only begins like a relationship type's word
+        that is no kind: no form of it ("shipment" / ``SHIPPED_FROM``, where "answers" is a form of ``ANSWERED``)."""
+        if word not in spared or term_word in kinds:
+            return False
+        return not (stem_match(term_word, word) or self.same_verb(term_word, word))
+
     def doer_form(self, verb: str, word: str) -> bool:
         """Whether ``word`` is the lemma of ``verb`` with one of the lexicon's doer suffixes ("write" / "writers",
         "depends" / "dependents")."""
@@ -243,7 +250,8 @@ class Matcher:
         a relationship type whose word is one of the ``kinds`` (the nouns of the pattern's labels): "releases" names
         the ``Release`` a path reaches, and its ``HAS_RELEASE`` is neither named nor missed (a path to releases is no
         better than none for saying the word, and no worse than another path to them), though "answers" names
-        ``ANSWERED``; one such word spares one use ("the track X" spares one ``HAS_TRACK``, not the two of a path
+        ``ANSWERED``, and "shipment" names no ``SHIPPED_FROM`` (it only begins like it: ``only_begins``); one such word
+        spares one use ("the track X" spares one ``HAS_TRACK``, not the two of a path
         through X's album). A term takes another word before one of them ("which hikers hiked X": ``HIKED`` takes
         "hiked", and "hikers" names no ``hiked_on``). An
         ``optional`` term counts when a word left over names it, and is no miss when none does
@@ -258,14 +266,15 @@ class Matcher:
             for w in term_words(t):
                 k = None  # the first word naming it, or a spared one where no other does ("hikers hiked")
                 for j, q in enumerate(qwords):
-                    if j not in taken and self.names(w, q):
+                    if j not in taken and self.names(w, q) and not (shy and self.only_begins(w, q, spared, kinds)):
                         if q not in spared:
                             k = j
                             break
                         k = j if k is None else k
                 if k is not None:
                     taken.add(k)
-                    kind_word = shy and w in kinds and qwords[k] in spared  # "releases", ``HAS_RELEASE``
+                    # "releases" / ``HAS_RELEASE``; "maintainers" / ``MAINTAINS``: the kind is what does it
+                    kind_word = shy and qwords[k] in spared and (w in kinds or self.doer_form(w, qwords[k]))
                     spent, hit = spent or kind_word, hit or not kind_word
             return 1 if hit else 0 if spent else -1
 
@@ -327,6 +336,37 @@ class Matcher:
             pointed = {"out": i + 1, "in": i}.get(hop.direction)
             if nouns and var == pointed and words and any(words[-1] in noun_lemmas(h) for h in heads):
                 return True  # a relationship named by a noun names the node it points to ("which city": HOME_CITY's)
+        return False
+
+    def role_end(self, s: Shape, said: str, head: str) -> int:
+        """Where a head word names both ends of a shape's relationship (one kind), whether what the question says those
+        things are (after a form of "be" right after the head word: the lexicon's ``said_to_be``) names the end the
+        shape is about by its role: the doer of a verb's relationship ("which packages are dependents of X": of
+        ``DEPENDS_ON``), or what the verb reaches where the word is a noun of it that is neither a form of it nor its
+        doer ("dependencies", "requirements": what is depended on, required). +1 for the shape's end, -1 for
+        another, 0 where none says ("which characters killed members of X": the verb says)."""
+        after = re.search(rf"\b{re.escape(head)}\s+(.*)", said, re.IGNORECASE)
+        if after is None or not self.lex.pattern("said_to_be").match(after.group(1)):
+            return 0
+        for h in content_words(after.group(1)):
+            ends = {v for v in range(1, len(s.hops) + 2) if self.role_named(s, v, h)}
+            if ends:
+                return 0 if len(ends) > 1 else 1 if s.target in ends else -1
+        return 0
+
+    def role_named(self, s: Shape, var: int, head: str) -> bool:
+        """Whether ``head`` names node ``x{var}`` by its role in a relationship (``role_end``)."""
+        for i, hop in enumerate(s.hops, start=1):
+            words = term_words(hop.rel_type)
+            if not words or not self.names(words[0], head):
+                continue
+            doer = self.doer(hop, i)
+            if verb_lemmas(head):  # a form of the verb is no role's noun ("transfer")
+                return False
+            if doer == var and self.is_doer(words[0], head):
+                return True
+            if doer != var and var in (i, i + 1) and verb_lemmas(words[0]):
+                return not self.is_doer(words[0], head)  # "dependencies": what the verb reaches
         return False
 
     def is_doer(self, verb: str, word: str) -> bool:

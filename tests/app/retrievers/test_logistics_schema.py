@@ -1,0 +1,101 @@
+"""What ``data/logistics`` (session 56; a freight graph, measured first with that session's starting code) showed: a
+word for a kind of the pattern that only begins like a relationship type's word names no use of it ("shipment" is no
+form of ``SHIPPED_FROM``: a hop through the shipment's warehouse is unnamed), though a form of the type's word still
+does ("answers" / ``ANSWERED``); a superlative of a measure ("lightest", "heaviest") orders in its direction and
+compares that measure, not how many of something each answer is linked to. And from ``data/registry``'s two wrong
+queries: a kind's noun that is the doer of a relationship names no use of it ("maintainers" / ``MAINTAINS``), and
+"the dependencies of X" are what X depends on, "the dependents of X" what depends on X."""
+
+from __future__ import annotations
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import Shape
+from app.text2cypher import features
+from app.text2cypher.question import question_literals
+
+
+def row(c: CandidateQuery | Shape, question: str) -> dict[str, float]:
+    return features.compute([c], question, question_literals(question))[0]
+
+
+SHIPMENT = Anchor("TRK1", "Shipment", "trackingNo")
+HANDLED = Hop("HANDLED_BY", "out", "Carrier", "carrierName")
+
+
+def test_a_kinds_word_names_no_type_it_only_begins_like() -> None:
+    q = "Which carrier handled shipment TRK1?"
+    direct = CandidateQuery(SHIPMENT, (HANDLED,))
+    around = CandidateQuery(
+        SHIPMENT,
+        (
+            Hop("SHIPPED_FROM", "out", "Warehouse", "siteCode"),
+            Hop("SHIPPED_FROM", "in", "Shipment", "trackingNo"),
+            HANDLED,
+        ),
+    )
+    assert (row(direct, q)["schema_named"], row(around, q)["schema_named"]) == (1.0, -1.0)
+    # the verb still names it, and a form of a type's word still names that type
+    q = "Which warehouse was shipment TRK1 shipped from?"
+    assert (
+        row(CandidateQuery(SHIPMENT, (Hop("SHIPPED_FROM", "out", "Warehouse", "siteCode"),)), q)["schema_named"] == 1.0
+    )
+    answered = CandidateQuery(Anchor(None, "User", "display_name"), (Hop("ANSWERED", "out", "Answer", "uuid"),))
+    assert row(answered, "Which users provided answers?")["schema_named"] == 1.0
+
+
+def test_a_superlative_of_a_measure_orders_that_way_by_that_measure() -> None:
+    lits = question_literals("What is the lightest product?")
+    assert (lits.order, lits.superlative) == ("ASC", True)
+    assert question_literals("List the 3 heaviest shipments.").order == "DESC"
+    held = CandidateQuery(Anchor(None, "Shipment", "trackingNo"), (Hop("CONTAINS", "out", "Product", "label"),))
+    fewest = Shape(held, 2, "group", other=1, fn="ASC", limit=1)
+    lightest = Shape(
+        CandidateQuery(Anchor(None, "Product", "label"), ()), 1, "top", prop="unitWeightKg", fn="ASC", limit=1
+    )
+    q = "What is the lightest product?"
+    assert (row(fewest, q)["counted_measure"], row(lightest, q)["counted_measure"]) == (1.0, 0.0)
+    assert row(fewest, "Which product is in the fewest shipments?")["counted_measure"] == 0.0
+    assert row(fewest, "Which product has the largest number of shipments?")["counted_measure"] == 0.0
+
+
+def test_a_kinds_doer_noun_names_no_use_of_its_relationship() -> None:
+    maintainer = Anchor(None, "Maintainer", "login")
+    q = "How many maintainers are in each location?"
+    alone = Shape(CandidateQuery(maintainer, ()), 1, "common", prop="location")
+    through = Shape(
+        CandidateQuery(maintainer, (Hop("MAINTAINS", "out", "Package", "slug"),)), 1, "common", prop="location"
+    )
+    assert row(alone, q)["schema_named"] == row(through, q)["schema_named"] == 1.0
+
+
+def test_dependencies_are_what_is_depended_on_and_dependents_what_depends() -> None:
+    def of_x(direction: str) -> Shape:
+        return Shape(
+            CandidateQuery(Anchor("X", "Package", "slug"), (Hop("DEPENDS_ON", direction, "Package", "slug"),)),
+            2,
+            "list",
+        )
+
+    for q, wanted in (("Which packages are dependencies of X?", "out"), ("Which packages are dependents of X?", "in")):
+        kinds = {d: row(of_x(d), q)["answer_kind"] for d in ("out", "in")}
+        assert kinds == {d: 1.0 if d == wanted else -1.0 for d in ("out", "in")}, q
+    # only what the question says the answers are: not a noun the verb takes, nor a verb, nor what is counted
+    for q in (
+        "Which packages does X depend on?",
+        "Which packages depend on dependents of X?",
+        "To which packages did X transfer dependencies?",
+    ):
+        assert row(of_x("out"), q)["answer_kind"] == row(of_x("in"), q)["answer_kind"], q
+    most = [
+        Shape(
+            CandidateQuery(Anchor(None, "Package", "slug"), (Hop("DEPENDS_ON", "out", "Package", "slug"),)),
+            t,
+            "group",
+            other=o,
+            fn="DESC",
+            limit=1,
+        )
+        for t, o in ((2, 1), (1, 2))
+    ]
+    q = "Which package has the most dependents?"
+    assert row(most[0], q)["answer_kind"] == row(most[1], q)["answer_kind"]
