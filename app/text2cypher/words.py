@@ -273,8 +273,7 @@ class Matcher:
                         k = j if k is None else k
                 if k is not None:
                     taken.add(k)
-                    # "releases" / ``HAS_RELEASE``; "maintainers" / ``MAINTAINS``: the kind is what does it
-                    kind_word = shy and qwords[k] in spared and (w in kinds or self.doer_form(w, qwords[k]))
+                    kind_word = shy and w in kinds and qwords[k] in spared  # "releases", ``HAS_RELEASE``
                     spent, hit = spent or kind_word, hit or not kind_word
             return 1 if hit else 0 if spent else -1
 
