@@ -324,8 +324,9 @@ def answer_kind(f: Facts) -> int:
     movies; "find the top 3 actors by number of movies": the people). A property's values (``attr``, ``common``, a count
     of them) get +1 when the first head word naming their property or a node of their pattern names the property ("what
     are the roles of actors in X": the roles), not where that word names the property's node as well ("the racks in X"
-    and a rack's ``rack``), and -1 when a "which" question's word names only the node holding the property ("which
-    professors have the rank X": the professors, not their ranks; unless each is paired with its node's name), and -1
+    and a rack's ``rack``), and -1 when a "which" question's word names a node of the pattern and not the property
+    ("which professors have the rank X": the professors, not their ranks, nor "which students are advised by tenured
+    professors" the professors' tenure; unless each is paired with its node's name), and -1
     where the question's kind word names no node of their pattern ("which type of machines are in rack X": no value of
     the rack's own). A "which" question asks for things: -1 for one aggregate value. A "who" question's verb says which
     end of the relationship it names is asked for ("who reviewed ..."), as a passive "which" question's does where its
@@ -351,11 +352,12 @@ def answer_kind(f: Facts) -> int:
                 return 0 if any(m.kind_named(c, v, [head]) for v in nodes) else 1
             if any(m.kind_named(c, v, [head]) for v in nodes):
                 # "which professors have the rank Associate", "the explicit tracks": the professors, the tracks, not
-                # their ranks or flags (paired, both); but their names are they ("which condition has code I48")
+                # their ranks or flags (paired, both), nor another's ("which students are advised by tenured
+                # professors"); but their names are they ("which condition has code I48")
                 if owner and c.prop == c.path.node_kind(c.prop_var or c.target)[1] and m.named(owner, [head]):
                     return 1
                 asks = lits.asks_which or bool(lits.flags)
-                return -1 if asks and owner and m.named(owner, [head]) and not c.paired else 0
+                return -1 if asks and owner and not c.paired else 0
             if head == lits.kind_head:  # "which type of machines are in rack X": no value of the rack's own
                 return -1
         return 0

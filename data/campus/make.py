@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from own_graph import q, write  # noqa: E402
+from own_graph import q, write
 
 HERE = Path(__file__).resolve().parent
 rng = random.Random(562)
@@ -27,9 +27,17 @@ DEPTS = [("Computer Science", "Turing Hall", "CS"), ("Mathematics", "Noether Bui
 FIRST = ["Amara", "Bastian", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiroshi", "Ines", "Jonah", "Kalani",
          "Lior", "Mirela", "Nuno", "Oona", "Priya", "Quentin", "Rosa", "Stellan", "Tamsin", "Umar", "Vera"]  # fmt: skip
 LAST = ["Abara", "Brandvold", "Castellanos", "Dufresne", "Ekwueme", "Fitzroy", "Gallo", "Halvorsen", "Ibarra",
-        "Jovanovic", "Kuroda", "Lindahl", "Mbeki", "Novotny", "Okonkwo", "Pellegrini"]  # fmt: skip
+        "Jovanovic", "Kuroda", "Lindahl", "Mbeki", "Novotny", "Okonkwo",
+        "Pellegrini"]  # fmt: skip
 TOPICS = {
-    "CS": ["Intro to Programming", "Data Structures", "Algorithms", "Databases", "Operating Systems", "Machine Learning"],
+    "CS": [
+        "Intro to Programming",
+        "Data Structures",
+        "Algorithms",
+        "Databases",
+        "Operating Systems",
+        "Machine Learning",
+    ],
     "MA": ["Calculus I", "Linear Algebra", "Probability", "Number Theory", "Topology"],
     "PH": ["Mechanics", "Electromagnetism", "Quantum Physics", "Thermodynamics"],
     "LI": ["Phonetics", "Syntax", "Semantics", "Historical Linguistics"],
@@ -57,7 +65,7 @@ for r in ["A-101", "A-204", "B-012", "B-110", "C-300", "C-002"]:
     rooms.append(dict(id=r, cap=rng.choice([24, 40, 60, 120, 250])))
     L.append(f"CREATE (:Room {{room_id: {q(r)}, capacity: {rooms[-1]['cap']}}});")
 courses = []
-for (dept, building, code), (_, titles) in zip(DEPTS, TOPICS.items(), strict=True):
+for (dept, _building, code), (_, titles) in zip(DEPTS, TOPICS.items(), strict=True):
     for k, title in enumerate(titles):
         c = dict(
             code=f"{code}{100 * (1 + k // 2) + rng.randint(1, 49)}", title=title, credits=rng.choice([3, 4, 5, 6, 8]),
@@ -116,7 +124,9 @@ enrol = []
 for i in range(40):
     n = person()
     d = rng.choice(depts)
-    s = dict(name=n, no=f"S{rng.randint(2019, 2024)}-{i + 100:04d}", gpa=round(rng.uniform(1.8, 4.0), 2), dept=d["name"])
+    s = dict(
+        name=n, no=f"S{rng.randint(2019, 2024)}-{i + 100:04d}", gpa=round(rng.uniform(1.8, 4.0), 2), dept=d["name"]
+    )
     s["year"] = int(s["no"][1:5])
     students.append(s)
     L.append(
@@ -214,9 +224,11 @@ Q = [
      "MATCH (p:Professor)-[:ADVISES]->(s:Student) WHERE p.tenured = true RETURN DISTINCT s.full_name"),
     (f"How many credits is {needy['title']} worth?",
      f"MATCH (c:Course {{title: {q(needy['title'])}}}) RETURN c.credits"),
-    ("Which courses have no prerequisites?", "MATCH (c:Course) WHERE NOT (c)-[:REQUIRES]->() RETURN c.title"),
+    ("Which courses have no prerequisites?",
+     "MATCH (c:Course) WHERE NOT (c)-[:REQUIRES]->() RETURN c.title"),
     (f"Which courses did {sem_t[0]} teach in Fall 2024?",
-     f"MATCH (:Professor {{full_name: {q(sem_t[0])}}})-[:TEACHES {{semester: 'Fall 2024'}}]->(c:Course) RETURN c.title"),
+     f"MATCH (:Professor {{full_name: {q(sem_t[0])}}})-[:TEACHES {{semester: 'Fall 2024'}}]->(c:Course) "
+     "RETURN c.title"),
     (f"What is the email address of {mentor['name']}?",
      f"MATCH (p:Professor {{full_name: {q(mentor['name'])}}}) RETURN p.email"),
     (f"Which students take a course taught by {prof['name']}?",

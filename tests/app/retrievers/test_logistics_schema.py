@@ -5,7 +5,9 @@ does ("answers" / ``ANSWERED``); a superlative of a measure ("lightest", "heavie
 compares that measure, not how many of something each answer is linked to. And from ``data/registry``'s two wrong
 queries: "the dependencies of X" are what X depends on, "the dependents of X" what depends on X (the other,
 "how many maintainers are in each location", is left: "maintainers" names ``MAINTAINS`` as "router" names
-``ROUTES``, which the network questions need)."""
+``ROUTES``, which the network questions need). And from ``data/campus`` (measured first with the code above): "which
+students are advised by tenured professors" asks for students, not the professors' tenure; "prerequisites" names
+``REQUIRES`` (the lexicon's ``senses``)."""
 
 from __future__ import annotations
 
@@ -90,3 +92,19 @@ def test_dependencies_are_what_is_depended_on_and_dependents_what_depends() -> N
     ]
     q = "Which package has the most dependents?"
     assert row(most[0], q)["answer_kind"] == row(most[1], q)["answer_kind"]
+
+
+def test_a_which_question_asks_for_its_kind_not_a_property_of_another() -> None:
+    advises = CandidateQuery(Anchor(None, "Professor", "full_name"), (Hop("ADVISES", "out", "Student", "full_name"),))
+    q = "Which students are advised by tenured professors?"
+    tenure = Shape(advises, 1, "attr", prop="tenured")
+    assert (row(tenure, q)["answer_kind"], row(Shape(advises, 2, "list"), q)["answer_kind"]) == (-1.0, 1.0)
+    assert row(tenure, "Which professors are tenured?")["answer_kind"] == -1.0  # as before: the professors
+
+
+def test_prerequisites_name_requires() -> None:
+    requires = CandidateQuery(Anchor("CS348", "Course", "course_code"), (Hop("REQUIRES", "out", "Course", "title"),))
+    q = "Which courses are prerequisites of CS348?"
+    beside = CandidateQuery(Anchor("CS348", "Course", "course_code"), (Hop("FOLLOWS", "out", "Course", "title"),))
+    assert row(requires, q)["schema_named"] == row(beside, q)["schema_named"] + 2  # one named, not one missed
+    assert row(Shape(requires, 2, "list"), q)["answer_kind"] == 1.0  # what CS348 requires
