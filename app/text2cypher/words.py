@@ -251,10 +251,9 @@ class Matcher:
         the ``Release`` a path reaches, and its ``HAS_RELEASE`` is neither named nor missed (a path to releases is no
         better than none for saying the word, and no worse than another path to them), though "answers" names
         ``ANSWERED``, and "shipment" names no ``SHIPPED_FROM`` (it only begins like it: ``only_begins``); one such word
-        spares one use ("the track X" spares one ``HAS_TRACK``, not the two of a path
-        through X's album). A term takes another word before one of them ("which hikers hiked X": ``HIKED`` takes
-        "hiked", and "hikers" names no ``hiked_on``). An
-        ``optional`` term counts when a word left over names it, and is no miss when none does
+        spares one use ("the track X" spares one ``HAS_TRACK``, not the two of a path through X's album). A term takes
+        another word before one of them ("which hikers hiked X": ``HIKED`` takes "hiked", and "hikers" names no
+        ``hiked_on``). An ``optional`` term counts when a word left over names it, and is no miss when none does
         (``identity_terms``)."""
         qwords = content_words(question)
         taken: set[int] = set()
@@ -354,14 +353,15 @@ class Matcher:
         return 0
 
     def role_named(self, s: Shape, var: int, head: str) -> bool:
-        """Whether ``head`` names node ``x{var}`` by its role in a relationship (``role_end``)."""
+        """Whether ``head`` names node ``x{var}`` by its role in a relationship (``role_end``); a verb's form names no
+        role ("transfer")."""
+        if verb_lemmas(head):
+            return False
         for i, hop in enumerate(s.hops, start=1):
             words = term_words(hop.rel_type)
             if not words or not self.names(words[0], head):
                 continue
             doer = self.doer(hop, i)
-            if verb_lemmas(head):  # a form of the verb is no role's noun ("transfer")
-                return False
             if doer == var and self.is_doer(words[0], head):
                 return True
             if doer != var and var in (i, i + 1) and verb_lemmas(words[0]):
