@@ -19,8 +19,11 @@ def time_order(f: Facts) -> int:
     the latest birth year first), by the year of the node the superlative qualifies ("the oldest actors" by their own
     birth year, "the director of the oldest movie" by the movie's), or a list of a kind with no time of its own
     that is taken in the order of its numbers (``numbered``: "the 3 most recent comments"); -1 for an ordering by
-    another node's year there (not the comments on the latest questions). Not the year's ``max`` / ``min``: "which is
-    the oldest book" asks for the book, not its year; but "when did X first hike" asks for the date (``opens_when``)."""
+    another node's year there (not the comments on the latest questions), or by the year of a node other than the
+    one the superlative qualifies ("the youngest fan": not by the year the artists a fan follows were formed; a
+    graph that keeps an ``age`` orders by it, the lexicon's ``measures`` and ``order``). Not the year's ``max`` /
+    ``min``: "which is the oldest book" asks for the book, not its year; but "when did X first hike" asks for the date
+    (``opens_when``)."""
     c, lits = f.candidate, f.lits
     if isinstance(c, Shape) and numbered(c, lits):  # "the 3 most recent comments": by their numbers
         return 1
@@ -34,9 +37,9 @@ def time_order(f: Facts) -> int:
         if lits.by_number and lits.dated is not None and c.temporal:
             return -1 if c.path.node_kind(c.prop_var or c.target)[0] != lits.dated[0] else 0
         noun = [lits.time_noun] if lits.time_noun else []
-        named = [v for v in range(1, len(c.hops) + 2) if lits.match.kind_named(c, v, noun)] or [c.target]
-        if (c.prop_var or c.target) not in named:
-            return 0
+        said = [v for v in range(1, len(c.hops) + 2) if lits.match.kind_named(c, v, noun)]
+        if (c.prop_var or c.target) not in (said or [c.target]):
+            return -1 if said and c.temporal else 0  # "the youngest fan": not the year of the artists a fan follows
     return int(shape_time_order(c) == lits.time_order)
 
 

@@ -108,3 +108,15 @@ def test_prerequisites_name_requires() -> None:
     beside = CandidateQuery(Anchor("CS348", "Course", "course_code"), (Hop("FOLLOWS", "out", "Course", "title"),))
     assert row(requires, q)["schema_named"] == row(beside, q)["schema_named"] + 2  # one named, not one missed
     assert row(Shape(requires, 2, "list"), q)["answer_kind"] == 1.0  # what CS348 requires
+
+
+def test_the_youngest_is_the_least_age_and_no_other_nodes_year() -> None:
+    q = "Who is the youngest fan?"
+    assert question_literals(q).order == "ASC"
+    fan = CandidateQuery(Anchor(None, "Fan", "username"), ())
+    follows = CandidateQuery(Anchor(None, "Fan", "username"), (Hop("FOLLOWS", "out", "Artist", "stageName"),))
+    formed = Shape(follows, 1, "top", prop="formedYear", prop_var=2, fn="DESC", limit=1, temporal=True)
+    by_age = [Shape(fan, 1, "top", prop="age", fn=d, limit=1) for d in ("ASC", "DESC")]
+    assert row(formed, q)["time_order"] == -1.0
+    assert [row(s, q)["opposite_order"] for s in by_age] == [0.0, 1.0]
+    assert row(by_age[0], q)["schema_named"] == 1.0  # "youngest" names ``age``
