@@ -226,6 +226,7 @@ class EntityLinker:
 
     def exact_mentions(self, question: str, idx: NameIndex) -> list[EntityLink]:
         tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(question)]
+        whole = [m.span(1) for m in self.language.pattern("the_data").finditer(question)]  # "in the dataset"
         found: list[EntityLink] = []
         for i in range(len(tokens)):
             for j in range(i, min(len(tokens), i + idx.max_tokens)):
@@ -242,6 +243,8 @@ class EntityLinker:
                     if j == i and (text.lower() in STOPWORDS or len(text) < 2):
                         continue
                     quoted = question[start - 1 : start] in _LEADING
+                    if not quoted and any(a <= start and start + len(text) <= b for a, b in whole):
+                        continue  # "tags used in the dataset": the data asked of, not a tag named "dataset"
                     schema = j == i and idx.names_schema(text) and not quoted
                     if schema and (idx.names_kind(text) or not idx.values_of(text, common=False)):
                         # "the top 3 tags" asks about the label Tag, not a tag named "tags" ('tags' does); only a
@@ -295,9 +298,11 @@ class EntityLinker:
     def fallback_mentions(question: str, idx: NameIndex | None = None, language: Lexicon | None = None) -> list[str]:
         """The spans the vector fallback looks up: quoted text, capitalised spans (not one capitalised word a
         sentence opens with, "List ...", nor one that names a schema word, "Tags", in ``idx``; nor a word of the
-        ``language`` a sentence opens with, "Show 5."), else the question's content words."""
+        ``language`` a sentence opens with, "Show 5."; nor the data as a whole, "in the dataset"), else the question's
+        content words."""
         language = language or load_lexicon()
         quoted = _QUOTED.findall(question)
+        question = language.pattern("the_data").sub(" ", question)  # "in the dataset" names no node
         spans = [a or b for a, b in quoted]
         for m in re.finditer(_CAPITALISED, question):
             span, opens = m.group(0), _opens_sentence(question, m.start())

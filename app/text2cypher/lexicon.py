@@ -110,6 +110,8 @@ class Lexicon:
     """How a noun for the doer of a verb ends."""
     agent_suffixes: tuple[str, ...]
     """What turns a verb into the noun for its doer (``agent_endings`` and the lexicon's extra suffixes)."""
+    act_endings: tuple[str, ...]
+    """How a noun for the act a verb names ends ("ratings", "enrollments"): it names neither end of the act."""
     copulas: frozenset[str]
     """Verbs a boolean property's name may open with ("is_accepted"): a reading negates after them."""
     plurals: tuple[tuple[str, str], ...]
@@ -327,6 +329,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             birth=tuple(w["birth"]),
             agent_endings=endings,
             agent_suffixes=(*w["agent_suffixes"], *endings),
+            act_endings=tuple(w.get("act_endings", [])),
             copulas=frozenset(w["copulas"]),
             plurals=tuple((str(a), str(b)) for a, b in w.get("plurals", [["", "s"]])),
             irregular_plurals={str(k): str(v) for k, v in w.get("irregular_plurals", {}).items()},

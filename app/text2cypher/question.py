@@ -1,8 +1,7 @@
 """The question stage: what a question states, read with the mode's lexicon (``lexicon.py``) and no knowledge of
 any graph: its numbers, decades and spans ("the 1990s", "from 1990 to 2000"), small counts ("top 3", "first three"),
 divisors, quoted text, the comparison each number takes, and what it asks for (how many, names, the latest, the most,
-an order, something beside each answer). ``asks.py`` then reads what it asks of one graph's profiles.
-"""
+an order, something beside each answer). ``asks.py`` then reads what it asks of one graph's profiles."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from app.text2cypher.words import Matcher, content_words, matcher, participle
 _QUOTED = re.compile(r"""(?<![\w'])'([^']{1,200})'(?![\w'])|"([^"]{1,200})\"""")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(s?)(?!\w|\.\d)")
 """A number not inside a word or a longer number; a sentence's full stop may follow it ("born before 1960.")."""
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # "145,000" is one number
 _CODE = re.compile(r"\b(?=[\w/-]*[A-Za-z])(?=[\w/-]*\d)\w+(?:[-/]\w+)+\b")
 """A code that mixes letters and digits across hyphens or slashes ("DC1-R-2", "xl-16/256/625"): a name, whose
 digits are no numbers of the question (a span of numbers, "1990-2000", has no letters)."""
@@ -230,7 +230,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         asks_sharing=P["sharing"].search(question) is not None,
         lex=lex,
     )
-    bare, out.scaled = lex.scaled(_QUOTED.sub(" ", question))  # numbers and words outside quotes; "5 million"
+    bare, out.scaled = lex.scaled(_THOUSANDS.sub("", _QUOTED.sub(" ", question)))  # outside quotes; "5 million"
     out.at_least = P["at_least"].search(question) is not None
     out.said = bare
     out.words = list(content_words(bare))

@@ -352,6 +352,14 @@ class Matcher:
                 return 0 if len(ends) > 1 else 1 if s.target in ends else -1
         return 0
 
+    def role_ends(self, s: Shape, head: str) -> set[int]:
+        """The nodes of a shape's pattern a noun names by their role in a relationship (``role_named``:
+        "dependencies" names what ``DEPENDS_ON`` reaches); none for a noun of the act itself ("ratings": the lexicon's
+        ``act_endings``)."""
+        if head.endswith(self.lex.act_endings):
+            return set()
+        return {v for v in range(1, len(s.hops) + 2) if self.role_named(s, v, head)}
+
     def role_named(self, s: Shape, var: int, head: str) -> bool:
         """Whether ``head`` names node ``x{var}`` by its role in a relationship (``role_end``); a verb's form names no
         role ("transfer")."""

@@ -164,10 +164,14 @@ async def test_two_kinds_no_relationship_joins_are_counted_through_the_kind_betw
 
 
 async def test_scaled_numbers_totals_and_counts_of_another_kind(airline: Container) -> None:
-    """ "more than 5 million" is 5000000; "the total amount X paid" a sum; "how many cities are there on each
+    """ "more than 5 million" is 5000000, "145,000" 145000; "the total amount X paid" a sum; "how many cities are there on each
     continent" counts cities for each continent, not how many continents there are."""
     assert 5_000_000.0 in question_literals("Which cities have a population of more than 5 million?").numbers
     assert 2_500_000_000.0 in question_literals("Which have more than 2.5 billion?").numbers
+    # digits grouped by commas are one number; numbers a comma and a space list are two
+    assert question_literals("Which employees earn more than 145,000?").numbers == [145_000.0]
+    assert question_literals("Which earn between 1,000 and 2,000,000.5?").ranges == [(1000.0, 2_000_000.5)]
+    assert question_literals("Which ports are 80, 443 or 8080?").numbers == [80.0, 443.0, 8080.0]
     # a property whose key says the scale ("budgetMillions") holds the number said (``conditions``)
     assert question_literals("Which clubs have a budget of less than 20 million?").scaled == {2e7: (20.0, "million")}
     top, rows = await best(airline, "Which cities have a population of more than 5 million?")

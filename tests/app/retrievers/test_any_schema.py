@@ -247,6 +247,24 @@ def test_the_capital_a_question_opens_with_and_schema_words_name_no_node() -> No
     assert "50 and 100" not in EntityLinker.fallback_mentions("Which have between 50 and 100 answers?", idx)
 
 
+def test_the_data_asked_of_as_a_whole_names_no_node() -> None:
+    """ "List all unique tags used in the dataset": the data the question is asked of at the end of a clause (the
+    lexicon's ``the_data``), not a tag named "dataset", by its exact name or by meaning; the same word elsewhere, or
+    quoted, still links."""
+    idx = NameIndex()
+    for name in ("dataset", "graph"):
+        idx.by_lower[name] = [(name, ["Tag"], "name")]
+    linker = EntityLinker.__new__(EntityLinker)
+    linker.language = load_lexicon()
+    said = lambda q: [x.name for x in linker.exact_mentions(q, idx)]  # noqa: E731
+    assert said("List all unique tags used in the dataset.") == []
+    assert said("How many questions tagged dataset are in the knowledge graph?") == ["dataset"]
+    assert sorted(said("Which questions in the graph view are tagged dataset?")) == ["dataset", "graph"]  # mid-clause
+    assert said("Which questions are tagged 'graph' in this database?") == ["graph"]
+    assert sorted(said("Which questions in the 'dataset' are tagged graph?")) == ["dataset", "graph"]
+    assert EntityLinker.fallback_mentions("List all unique Tags used across the Dataset.", idx) == ["Tags"]
+
+
 def test_a_quoted_name_links_whole_however_long_and_whatever_it_ends_with() -> None:
     """A quoted display value that ends with a question mark links with it ("... in neo4j?'": only the quote is
     stripped, not the name's own last character); one of more words than the spans tried links whole."""

@@ -7,7 +7,9 @@ queries: "the dependencies of X" are what X depends on, "the dependents of X" wh
 "how many maintainers are in each location", is left: "maintainers" names ``MAINTAINS`` as "router" names
 ``ROUTES``, which the network questions need). And from ``data/campus`` (measured first with the code above): "which
 students are advised by tenured professors" asks for students, not the professors' tenure; "prerequisites" names
-``REQUIRES`` (the lexicon's ``senses``)."""
+``REQUIRES`` (the lexicon's ``senses``). And from the network development set (session 57): "the first 5 dependencies of
+the software X" are what X depends on where no label is named "dependency"; "ratings" names the act, not what is
+rated."""
 
 from __future__ import annotations
 
@@ -92,6 +94,22 @@ def test_dependencies_are_what_is_depended_on_and_dependents_what_depends() -> N
     ]
     q = "Which package has the most dependents?"
     assert row(most[0], q)["answer_kind"] == row(most[1], q)["answer_kind"]
+
+
+def test_a_noun_of_a_verb_names_the_end_it_is_a_role_of() -> None:
+    software = Anchor("X", "Software", "name")
+    depends = Shape(CandidateQuery(software, (Hop("DEPENDS_ON", "out", "Service", "name"),)), 2, "list", limit=5)
+    dependent = Shape(CandidateQuery(software, (Hop("DEPENDS_ON", "in", "Application", "name"),)), 2, "list", limit=5)
+    q = "List the first 5 dependencies of the software 'X'."
+    assert (row(depends, q)["answer_kind"], row(dependent, q)["answer_kind"]) == (1.0, -1.0)
+    # a noun of the act itself names neither end: "ratings" are neither the raters nor what they rated
+    recipe = Anchor("X", "Recipe", "recipeName")
+    raters = Shape(CandidateQuery(recipe, (Hop("RATED", "in", "User", "userName"),)), 2, "count")
+    rated = Shape(
+        CandidateQuery(Anchor(None, "User", "userName"), (Hop("RATED", "out", "Recipe", "recipeName"),)), 2, "count"
+    )
+    q = "How many ratings has X received?"
+    assert row(raters, q)["answer_kind"] == row(rated, q)["answer_kind"] == 0.0
 
 
 def test_a_which_question_asks_for_its_kind_not_a_property_of_another() -> None:
