@@ -88,6 +88,9 @@ class ProfileSettings(BaseModel):
     """... and at most this many characters long on average (longer text is a description, not a name)."""
     id_min_unique: float = Field(0.95, gt=0, le=1)
     categorical_max_distinct: int = Field(50, ge=1)
+    categorical_word_max_length: float = Field(20.0, gt=0)
+    """On a label of no more nodes than ``categorical_max_distinct``, a text property of plain words no longer than this
+    on average is categorical even where each node has its own value (the cities of a handful of suppliers)."""
     overrides: dict[str, dict[str, LabelOverride]] = Field(default_factory=dict)
     """Per namespace, per label: ``{"shop": {"Product": {"display": "productName"}}}``
     (``GRAPHRAG_PROFILE__OVERRIDES='{"shop": {"Product": {"display": "productName"}}}'``)."""

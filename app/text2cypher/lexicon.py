@@ -106,6 +106,8 @@ class Lexicon:
     """Words between a superlative and what it counts ("the highest number of ...")."""
     birth: tuple[str, ...]
     """Words of a year that dates a birth."""
+    death: tuple[str, ...]
+    """Words of a year that dates a death: no time superlative that does not name it orders by it."""
     agent_endings: tuple[str, ...]
     """How a noun for the doer of a verb ends."""
     agent_suffixes: tuple[str, ...]
@@ -327,6 +329,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             count_words=tuple(w["count"]),
             measure=frozenset(w["measure"]),
             birth=tuple(w["birth"]),
+            death=tuple(w.get("death", [])),
             agent_endings=endings,
             agent_suffixes=(*w["agent_suffixes"], *endings),
             act_endings=tuple(w.get("act_endings", [])),

@@ -48,10 +48,11 @@ def pinned(
     path: CandidateQuery, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], timed: bool
 ) -> list[Shape]:
     """The nodes a linked value names (a categorical one) that the other linked entity of ``path`` pins, listed, the
-    first k, measured ("which goalkeepers play for X"; "which passengers with Gold status booked flights of X")."""
+    first k, measured ("which goalkeepers play for X"; "which passengers with Gold status booked flights of X"); of
+    two such values, either's ("which Spanish artists made oil paintings")."""
     out: list[Shape] = []
     for t, held in path.linked():
-        if profiles.shared(held) and not all(profiles.shared(e) for _, e in path.linked()):
+        if profiles.shared(held):
             out += [Shape(path, t, "list"), *(Shape(path, t, "list", limit=k) for k in lits.limits)]
             out += measures(path, t, profiles, ks, timed)
     return out

@@ -6,6 +6,8 @@ direction to the one asked, a list where a superlative asks for the greatest or 
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from app.cypher.shapes import Shape
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature
@@ -21,7 +23,8 @@ def time_order(f: Facts) -> int:
     that is taken in the order of its numbers (``numbered``: "the 3 most recent comments"); -1 for an ordering by
     another node's year there (not the comments on the latest questions), or by the year of a node other than the
     one the superlative qualifies ("the youngest fan": not by the year the artists a fan follows were formed; a
-    graph that keeps an ``age`` orders by it, the lexicon's ``measures`` and ``order``). Not the year's ``max`` /
+    graph that keeps an ``age`` orders by it, the lexicon's ``measures`` and ``order``); 0 for a year of death the
+    question does not name ("the oldest artist" was born first; the lexicon's ``death``). Not the year's ``max`` /
     ``min``: "which is the oldest book" asks for the book, not its year; but "when did X first hike" asks for the date
     (``opens_when``)."""
     c, lits = f.candidate, f.lits
@@ -40,6 +43,8 @@ def time_order(f: Facts) -> int:
         said = [v for v in range(1, len(c.hops) + 2) if lits.match.kind_named(c, v, noun)]
         if (c.prop_var or c.target) not in (said or [c.target]):
             return -1 if said and c.temporal else 0  # "the youngest fan": not the year of the artists a fan follows
+    if lits.match.dates_death(c.prop or "") and not lits.match.named(c.prop or "", lits.words):
+        return 0  # "the oldest artist" was born first, not the first to die ("who died first" names the death)
     return int(shape_time_order(c) == lits.time_order)
 
 
@@ -106,12 +111,16 @@ def numbered(c: Shape, lits: QuestionLiterals) -> bool:
 
 @feature("counted_measure", AGAINST)
 def counted_measure(f: Facts) -> int:
-    """1 for a ranking by how many of a kind each answer is linked to where the question's superlative is an
-    adjective of a measure (a word of the lexicon's ``measures`` that is one of its ``order`` words: "the lightest
-    product" compares weights, "the longest trail" lengths) and no word says what is counted ("the most shipments",
-    "the largest number of airports": ``most_noun``)."""
+    """1 for a ranking by how many of a kind each answer is linked to (or by how many hold each value: "the most
+    common ...") where the question's superlative is an adjective of a measure (a word of the lexicon's ``measures``
+    that is one of its ``order`` words: "the lightest product" compares weights, "the longest trail" lengths, "the 3
+    most expensive acquisitions" prices) and no word says what is counted ("the most shipments", "the largest number
+    of airports": ``most_noun``)."""
     c, lits = f.candidate, f.lits
-    if not isinstance(c, Shape) or c.kind != "group" or c.prop or lits.most_noun is not None:
+    counts = isinstance(c, Shape) and ((c.kind == "group" and not c.prop) or c.kind == "common")
+    if not counts or lits.most_noun is not None:
         return 0
-    lex = lits.lex
-    return int(any(w in lex.measures and any(w in ws for ws in lex.order_words.values()) for w in lits.words))
+    lex, said = lits.lex, lits.said.lower().split()
+    after = {b for a, b in pairwise(said) if a in lex.count_words}  # "the most expensive"
+    ordering = {w for ws in lex.order_words.values() for w in ws}
+    return int(any(w in lex.measures and (w in after or w in ordering) for w in said))

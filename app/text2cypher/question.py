@@ -283,7 +283,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         m = dict(lex.order)[directions[0]].search(plain)
         assert m is not None
         nouns = [w for w in content_words(plain[m.end() :]) if w not in lex.degree]
-        if m.group(0).lower() in lex.count_words or (nouns and nouns[0] in lex.measure):
+        counts = m.group(0).lower() in lex.count_words or (nouns and nouns[0] in lex.measure)
+        if counts and not (nouns and nouns[0] in lex.measures):  # "the most expensive": a price, nothing counted
             out.most_noun = next((w for w in nouns if w not in lex.measure), None)
     out.superlative = bool(directions or orders or by_measure)
     out.aggregated = {fn for fn in ("avg", "sum") if P[f"asks_{fn}"].search(bare)}
@@ -339,8 +340,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         before, after = bare[max(0, m.start() - 40) : m.start()], bare[m.end() : m.end() + 20]
         op = next((o for o, pattern in lex.compared_after if pattern.search(after)), None)
         op = op or next((o for o, pattern in lex.compared if pattern.search(before)), None)
-        if op == "=" and P["determined"].search(before):  # "of the 3 questions": a count, not a value
-            op = None
+        op = None if op == "=" and P["determined"].search(before) else op  # "of the 3 questions": a count
         named = _NAMED_BEFORE.search(before)
         if op is None and named and not counted and _names_a_value(named.group(1), lex):  # ("top 3 ... zone 3")
             op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names

@@ -385,6 +385,10 @@ class Matcher:
         """Whether a property dates a birth (the lexicon's birth words): a ranking by it compares ages."""
         return any(w.startswith(self.lex.birth) for w in term_words(key))
 
+    def dates_death(self, key: str) -> bool:
+        """Whether a property dates a death (the lexicon's death words)."""
+        return bool(self.lex.death) and any(w.startswith(self.lex.death) for w in term_words(key))
+
 
 @functools.lru_cache(maxsize=8)
 def matcher(lex: Lexicon) -> Matcher:

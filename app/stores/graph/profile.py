@@ -442,16 +442,25 @@ def numbers_nodes(p: PropertyProfile, count: int) -> bool:
 def choose_categorical(props: Mapping[str, PropertyProfile], skip: set[str], cfg: ProfileSettings) -> list[str]:
     """Short text properties with few distinct values (at most ``categorical_max_distinct``), each value shared by
     two nodes on average, or, on a label of no more nodes than that, some value shared (the city of a few
-    hospitals, two of them in one city; a label's whole handful of values is few)."""
+    hospitals, two of them in one city; a label's whole handful of values is few), or none shared where the values
+    are a word or two (``categorical_word_max_length``; not codes): the cities of a handful of suppliers."""
+    handful = cfg.categorical_max_distinct
     return [
         p.key
         for p in props.values()
         if p.key not in skip
         and p.kind == "text"
-        and 1 <= p.distinct <= cfg.categorical_max_distinct
-        and (p.distinct * 2 <= p.present or p.distinct < p.present <= cfg.categorical_max_distinct)
+        and 1 <= p.distinct <= handful
+        and (p.distinct * 2 <= p.present or p.distinct < p.present <= handful or _words(p, handful, cfg))
         and (p.mean_length or 0) <= cfg.display_max_length
     ]
+
+
+def _words(p: PropertyProfile, handful: int, cfg: ProfileSettings) -> bool:
+    """A text property of a handful of nodes whose values are a word or two each: no codes, hashes or addresses, and
+    no names (a key that says it names: ``companyName``, ``names_by_key``)."""
+    plain = p.wordlike >= 1.0 and not (p.coded or p.opaque or p.url_like or names_by_key(p.key))
+    return plain and p.present <= handful and (p.mean_length or 0) <= cfg.categorical_word_max_length
 
 
 def _apply(prof: LabelProfile, override: LabelOverride | None) -> None:

@@ -164,8 +164,8 @@ async def test_two_kinds_no_relationship_joins_are_counted_through_the_kind_betw
 
 
 async def test_scaled_numbers_totals_and_counts_of_another_kind(airline: Container) -> None:
-    """ "more than 5 million" is 5000000, "145,000" 145000; "the total amount X paid" a sum; "how many cities are there on each
-    continent" counts cities for each continent, not how many continents there are."""
+    """ "more than 5 million" is 5000000, "145,000" 145000; "the total amount X paid" a sum; "how many cities are
+    there on each continent" counts cities for each continent, not how many continents there are."""
     assert 5_000_000.0 in question_literals("Which cities have a population of more than 5 million?").numbers
     assert 2_500_000_000.0 in question_literals("Which have more than 2.5 billion?").numbers
     # digits grouped by commas are one number; numbers a comma and a space list are two

@@ -47,6 +47,19 @@ def test_the_display_id_categorical_and_typed_properties_come_from_the_values() 
     assert prof.temporal == ["founded"] and prof.numeric == ["rating"] and prof.boolean == ["active"]
 
 
+def test_the_word_values_of_a_handful_of_nodes_are_categorical_though_none_is_shared() -> None:
+    """The city of each of four museums names them ("which museums are in Seville"), as a shared value would; a code
+    is no such value, nor are the cities of more nodes than a handful, each its own, nor a long text."""
+    places = [("Kestrel Gallery", "Utrecht"), ("Museo Calvario", "Seville"), ("Northbank", "Leeds"), ("Vesna", "Kranj")]
+    museums = [
+        {"museumName": n, "city": c, "wing": f"W{i}", "motto": f"Art for everyone in {c} since long ago {i}" * 2}
+        for i, (n, c) in enumerate(places)
+    ]
+    assert label_profile("Museum", 4, museums, CFG, None).categorical == ["city"]
+    towns = [{"museumName": f"Museum {i}", "city": f"Town {i}"} for i in range(60)]
+    assert label_profile("Museum", 60, towns, CFG, None).categorical == []
+
+
 def test_a_node_named_by_more_than_its_display_property_keeps_its_other_names() -> None:
     """A customer displayed by its contact's name is also named by its company's (a question may say either); a
     category, a code or a long text is no name."""
