@@ -73,7 +73,8 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     lists of kinds (``Profiles.listed``) the question names outside quotes, as a whole word run in any case ("taught
     in fall 2023"), unless the run is one lower-case word (a value such as "active" or "lead" is also a plain word of
     the question) other than a noun's plural ("the developers on X": ``Developer``) that is no label's own word
-    ("verified members" are members, not those whose role is "member") or than a relationship's value a word for the
+    ("verified members" are members, not those whose role is "member"; nor one naming the relationship that holds
+    the value: "the members of X", ``MEMBER_OF``) or than a relationship's value a word for the
     relationship follows, not a noun for its doer ("a severe allergy": ``ALLERGIC_TO``'s severity; "active shippers"
     are people), or a list's element one of the two words before it names the list ("tagged with waterfall": the
     trails' ``tags``). A number inside such a value is part of it ("Fall 2023"), no constant of its own."""
@@ -89,6 +90,8 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
             continue
         m = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, flags=re.IGNORECASE)
         plural = plurals.get(value.lower()) if m is None else None  # "the developers on X": Developer, in the plural
+        if plural is not None and value in held and lits.match.named(held[value], [plural]):
+            continue  # "the members of X" name ``MEMBER_OF``, not a role "member" on it
         if plural is not None:
             m = re.search(rf"(?<!\w){plural}(?!\w)", said, flags=re.IGNORECASE)
         after = re.match(r"\s+([A-Za-z]+)", said[m.end() :]) if m is not None else None

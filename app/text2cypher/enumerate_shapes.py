@@ -303,17 +303,17 @@ class ShapeEnumerator:
             if len(path.hops) == 1 and profiles.shared(path.anchor):  # or between the entity and the nodes counted
                 out += per_group(path, 1, profiles, lits)  # ("how many players does each club in league X have")
             out += middle_groups(path, lits)
-        # through a middle kind: only how many each target reaches
-        for path in chains(schema, profiles, lits) if chain_paths is None else chain_paths:
+        for path in chains(schema, profiles, lits) if chain_paths is None else chain_paths:  # how many, via a kind
             out += [x for t in (1, 3) for x in by_count(path, t, profiles, lits, ks, chain=True)]
             if lits.orders and lits.limit_words:  # "the users who answered the 3 most viewed questions"
                 out += _staged_chain(path, profiles, lits, ks, timed)
-        # through a middle kind the question names too: what one end is, in order ("the top 3 types of machines by RAM
-        # in racks in zone 4")
+        # through a middle kind the question names too: one end in order ("the top 3 types of machines by RAM in ...")
         for path in chains(schema, profiles, lits, middle=True) if named_chains is None else named_chains:
             out += [x for t in (1, 3) for x in chain_ends(path, t, profiles, lits, ks, timed)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             end = len(path.hops) + 1
+            if end == 2 and profiles.shared(path.anchor):  # the nodes a value names that have such a neighbour
+                out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]  # ("APAC")
             out += measures(path, end, profiles, ks, timed)
             out += attributes(path, end, profiles, paired=True, lits=lits)
             out += value_counts(path, end, profiles, lits)

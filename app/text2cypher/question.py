@@ -343,7 +343,8 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         op = None if op == "=" and P["determined"].search(before) else op  # "of the 3 questions": a count
         named = _NAMED_BEFORE.search(before)
         if op is None and named and not counted and _names_a_value(named.group(1), lex):  # ("top 3 ... zone 3")
-            op = "="  # "listening on port 80", "racks in zone 4": the value of what the word before it names
+            # "listening on port 80", "racks in zone 4": the value of what the word before it names; "above level 70"
+            op = next((o for o, c in lex.compared if o != "=" and c.search(before[: named.start()])), "=")
             out.value_words[value] = named.group(1).lower()
         if op is not None:
             out.ops.setdefault(value, op)
@@ -359,8 +360,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
         previous = (value, m.end())
     for v in out.valued:  # "between 1990 and 2000": the ends of a span, not values
         if any(v in (lo, hi, hi - 1) for lo, hi in out.ranges) and out.ops.get(v) == "=":
-            del out.ops[v]
-            del out.value_words[v]
+            del out.ops[v], out.value_words[v]
     for m in lex.number_word.finditer(bare):  # "at least three movies" compares, "the top three" counts
         value = float(lex.number_words[m.group(1).lower()])
         out.limit_words.setdefault(int(value), list(content_words(bare[m.end() :]))[:LIMIT_WORDS])

@@ -224,8 +224,18 @@ def shape_time_order(s: Shape) -> str | None:
     return {"max": "DESC", "min": "ASC"}.get(s.fn or "") if s.kind == "agg" else None
 
 
+def held_reading(path: CandidateQuery) -> str:
+    """The nodes a linked value names that have the pattern's relationships ("which players from APAC are members
+    of a guild"): "player with region APAC member of a guild (player)"."""
+    kind = words(path.node_kind(1)[0])
+    plain = node_reading(replace(path, anchor=replace(path.anchor, name=None)), 1)
+    held = anchor_text(path.anchor, kind)
+    return held + plain[len(kind) :] if kind and plain.startswith(kind + " ") else f"{held}: {plain}"
+
+
 def shape_reading(s: Shape, lex: Lexicon) -> str:
-    base = node_reading(s, s.target)
+    held = s.kind == "list" and s.anchor.name is not None and s.target == 1 and s.hops and s.path.end is None
+    base = held_reading(s.path) if held else node_reading(s, s.target)
     conds = [
         filter_reading(f, words(s.hops[f.var - 1].rel_type if f.edge else s.path.node_kind(f.var)[0]), lex)
         for f in s.filters

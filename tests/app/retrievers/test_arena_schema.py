@@ -1,0 +1,46 @@
+"""What ``data/arena`` (session 57; an online-gaming graph, measured first with that session's code) showed: "above
+level 70" compares the level, though the property's word stands between the comparison and the number; "the members
+of X" name ``MEMBER_OF``, not a role "member" on it; "which players from APAC are members of a guild" asks for the
+players a value names that have such a relationship, read with it; rivals are rivals both ways."""
+
+from __future__ import annotations
+
+from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import Shape
+from app.text2cypher.asks import stated_values
+from app.text2cypher.lexicon import load
+from app.text2cypher.measures import either_way
+from app.text2cypher.profiles import Profiles
+from app.text2cypher.question import question_literals
+from app.text2cypher.reading import reading
+
+
+def test_a_comparison_before_the_property_word_compares_its_number() -> None:
+    assert question_literals("Which players are above level 70?").ops == {70.0: ">"}
+    assert question_literals("Which players below level 10 own items?").ops == {10.0: "<"}
+    assert question_literals("Which racks are in zone 4?").ops == {4.0: "="}  # the value of what the word names
+    assert question_literals("Which processes listen on port 80?").value_words == {80.0: "port"}
+
+
+def test_the_word_for_a_relationship_is_no_value_of_it() -> None:
+    profiles = Profiles(values={("MEMBER_OF", "role"): ["leader", "officer", "member"]})
+    for question, want in [
+        ("Who are the members of Iron Lotus?", []),
+        ("Which players from APAC are members of a guild?", []),
+        ("List the officers of Iron Lotus.", ["officer"]),  # a value no word for the relationship says
+    ]:
+        lits = question_literals(question)
+        stated_values(lits, profiles)
+        assert lits.values == want, question
+
+
+def test_the_nodes_a_value_names_that_have_a_relationship_read_with_it() -> None:
+    apac = Anchor("APAC", "Player", "region", display="gamertag")
+    held = Shape(CandidateQuery(apac, (Hop("MEMBER_OF", "out", "Guild", "guildName"),)), 1, "list")
+    assert "RETURN DISTINCT x1.gamertag" in held.text
+    assert reading(held, load()) == "player with region APAC member of a guild (player)"
+
+
+def test_rivals_are_rivals_both_ways() -> None:
+    (hop,) = either_way([Hop("RIVAL_OF", "out", "Guild", "guildName")], "Guild", load())
+    assert hop.direction == "both"
