@@ -127,7 +127,7 @@ eval-own: own-data
 # text2cypher's ranker learned from graphs' own questions (`python -m app ranker collect-gold`, then `ranker fit`):
 # each question of the own graphs and of the development sets with every candidate whose rows are the gold
 # query's marked; the fit reports, per graph, how many questions a ranker fitted on the OTHER graphs alone puts a
-# right candidate first for, beside the bundled default (~65 min on 2 cores; reports/summary.md, sessions 49 and 55)
+# right candidate first for, beside the bundled default (~70 min on 2 cores; reports/summary.md, sessions 49, 55 and 57)
 RANKER := var/ranker
 ranker-gold: export OMP_NUM_THREADS := 1
 ranker-gold: own-data

@@ -312,8 +312,7 @@ class ShapeEnumerator:
             out += [x for t in (1, 3) for x in chain_ends(path, t, profiles, lits, ks, timed)]
         for path in paths:  # the entity-anchored paths: how many, aggregates, orderings and values of their answers
             end = len(path.hops) + 1
-            if end == 2 and profiles.shared(path.anchor):  # the nodes a value names that have such a neighbour
-                out += [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]  # ("APAC")
+            out += pinned(path, profiles, lits, ks, timed)  # the nodes a value names that have its relationship
             out += measures(path, end, profiles, ks, timed)
             out += attributes(path, end, profiles, paired=True, lits=lits)
             out += value_counts(path, end, profiles, lits)

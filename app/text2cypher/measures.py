@@ -16,7 +16,7 @@ from app.text2cypher.conditions import said_property
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import Profiles, Property
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import prop_term
+from app.text2cypher.words import kind_nouns, noun_lemmas, prop_term
 
 
 def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | None], timed: bool) -> list[Shape]:
@@ -49,13 +49,29 @@ def pinned(
 ) -> list[Shape]:
     """The nodes a linked value names (a categorical one) that the other linked entity of ``path`` pins, listed, the
     first k, measured ("which goalkeepers play for X"; "which passengers with Gold status booked flights of X"); of
-    two such values, either's ("which Spanish artists made oil paintings")."""
+    two such values, either's ("which Spanish artists made oil paintings"); of a path no second entity closes, the
+    nodes the value names that have its relationship (``holding``)."""
+    if path.end is None:
+        return holding(path, profiles, lits)
     out: list[Shape] = []
     for t, held in path.linked():
         if profiles.shared(held):
             out += [Shape(path, t, "list"), *(Shape(path, t, "list", limit=k) for k in lits.limits)]
             out += measures(path, t, profiles, ks, timed)
     return out
+
+
+def holding(path: CandidateQuery, profiles: Profiles, lits: QuestionLiterals) -> list[Shape]:
+    """The nodes a linked shared value names that have the path's one relationship, listed and the first k, where a
+    word of the question that names no label names that relationship ("which players from APAC are members of a
+    guild"; not "which hikers are from New Zealand", whose "hikers" names ``HIKED`` as the hikers' own kind)."""
+    if len(path.hops) != 1 or not profiles.shared(path.anchor):
+        return []
+    kinds = kind_nouns(profiles.labels)
+    said = [w for w in lits.words if not noun_lemmas(w) & kinds]
+    if not lits.match.named(path.hops[0].rel_type, said):
+        return []
+    return [Shape(path, 1, "list"), *(Shape(path, 1, "list", limit=k) for k in lits.limits)]
 
 
 def attributes(
