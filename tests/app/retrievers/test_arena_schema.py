@@ -5,11 +5,13 @@ players a value names that have such a relationship, read with it; rivals are ri
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import Shape
 from app.text2cypher.asks import stated_values
 from app.text2cypher.lexicon import load
-from app.text2cypher.measures import either_way
+from app.text2cypher.measures import either_way, holding
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import reading
@@ -39,6 +41,25 @@ def test_the_nodes_a_value_names_that_have_a_relationship_read_with_it() -> None
     held = Shape(CandidateQuery(apac, (Hop("MEMBER_OF", "out", "Guild", "guildName"),)), 1, "list")
     assert "RETURN DISTINCT x1.gamertag" in held.text
     assert reading(held, load()) == "player with region APAC member of a guild (player)"
+
+
+def test_only_a_word_that_names_no_label_asks_for_the_nodes_that_have_the_relationship() -> None:
+    class Shared:
+        """Profiles of a graph of players, guilds, hikers and trails whose every linked value is shared."""
+
+        labels: ClassVar[dict[str, None]] = {"Player": None, "Guild": None, "Hiker": None, "Trail": None}
+
+        def shared(self, anchor: Anchor) -> bool:
+            return True
+
+    def lists(anchor: Anchor, rel: str, label: str, question: str) -> set[int]:
+        path = CandidateQuery(anchor, (Hop(rel, "out", label, "name"),))
+        return {s.target for s in holding(path, Shared(), question_literals(question))}  # type: ignore[arg-type]
+
+    apac = Anchor("APAC", "Player", "region", display="gamertag")
+    assert lists(apac, "MEMBER_OF", "Guild", "Which players from APAC are members of a guild?") == {1}
+    kiwi = Anchor("New Zealand", "Hiker", "home_country", display="username")
+    assert lists(kiwi, "HIKED", "Trail", "Which hikers are from New Zealand?") == set()  # "hikers": the kind
 
 
 def test_rivals_are_rivals_both_ways() -> None:
