@@ -388,7 +388,8 @@ def answer_kind(f: Facts) -> int:
             return m.role_end(c, lits.said, head)
         if target or other:
             return 1 if target and not other else -1 if other and not target else 0
-        if len(roles := m.role_ends(c, head)) == 1:  # "the dependencies of X": what X depends on, not its dependents
+        # "the dependencies of X": what X depends on, not its dependents; a noun of the act names neither ("ratings")
+        if not head.endswith(lits.lex.act_endings) and len(roles := m.role_ends(c, head)) == 1:
             return 1 if c.target in roles else -1
         if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else
             return -1

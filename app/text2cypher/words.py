@@ -347,17 +347,14 @@ class Matcher:
         if after is None or not self.lex.pattern("said_to_be").match(after.group(1)):
             return 0
         for h in content_words(after.group(1)):
-            ends = {v for v in range(1, len(s.hops) + 2) if self.role_named(s, v, h)}
+            ends = self.role_ends(s, h)
             if ends:
                 return 0 if len(ends) > 1 else 1 if s.target in ends else -1
         return 0
 
     def role_ends(self, s: Shape, head: str) -> set[int]:
         """The nodes of a shape's pattern a noun names by their role in a relationship (``role_named``:
-        "dependencies" names what ``DEPENDS_ON`` reaches); none for a noun of the act itself ("ratings": the lexicon's
-        ``act_endings``)."""
-        if head.endswith(self.lex.act_endings):
-            return set()
+        "dependencies" names what ``DEPENDS_ON`` reaches)."""
         return {v for v in range(1, len(s.hops) + 2) if self.role_named(s, v, head)}
 
     def role_named(self, s: Shape, var: int, head: str) -> bool:
@@ -387,7 +384,7 @@ class Matcher:
 
     def dates_death(self, key: str) -> bool:
         """Whether a property dates a death (the lexicon's death words)."""
-        return bool(self.lex.death) and any(w.startswith(self.lex.death) for w in term_words(key))
+        return any(w.startswith(self.lex.death) for w in term_words(key))
 
 
 @functools.lru_cache(maxsize=8)

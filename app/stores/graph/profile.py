@@ -451,16 +451,17 @@ def choose_categorical(props: Mapping[str, PropertyProfile], skip: set[str], cfg
         if p.key not in skip
         and p.kind == "text"
         and 1 <= p.distinct <= handful
-        and (p.distinct * 2 <= p.present or p.distinct < p.present <= handful or _words(p, handful, cfg))
+        and (p.distinct * 2 <= p.present or p.distinct < p.present <= handful or _words(p, cfg))
         and (p.mean_length or 0) <= cfg.display_max_length
     ]
 
 
-def _words(p: PropertyProfile, handful: int, cfg: ProfileSettings) -> bool:
-    """A text property of a handful of nodes whose values are a word or two each: no codes, hashes or addresses, and
-    no names (a key that says it names: ``companyName``, ``names_by_key``)."""
+def _words(p: PropertyProfile, cfg: ProfileSettings) -> bool:
+    """A text property of a handful of nodes (``categorical_max_distinct``) whose values are a word or two each: no
+    codes, hashes or addresses, and no names (a key that says it names: ``companyName``, ``names_by_key``)."""
     plain = p.wordlike >= 1.0 and not (p.coded or p.opaque or p.url_like or names_by_key(p.key))
-    return plain and p.present <= handful and (p.mean_length or 0) <= cfg.categorical_word_max_length
+    short = (p.mean_length or 0) <= cfg.categorical_word_max_length
+    return plain and short and p.present <= cfg.categorical_max_distinct
 
 
 def _apply(prof: LabelProfile, override: LabelOverride | None) -> None:
