@@ -197,7 +197,8 @@ class Shape:
     ``x{other}`` ("people who directed more than two movies"); a ``list`` returns each with that number, a ``count``
     counts them."""
     temporal: bool = False
-    """``prop`` holds years: its greatest is the latest ("the youngest", "the newest"); its reading says so."""
+    """``prop`` holds years: its greatest is the latest ("the youngest", "the newest"); its reading says so. An
+    ``attr``'s values are points in time ("when was X listed": ``asked.answer_kind``)."""
     prop_var: int | None = None
     """``prop`` belongs to node ``x{prop_var}`` of the pattern, not to the target: a ``top`` orders the targets by
     what they are linked to ("who directed the oldest movie": the directors by their movies' release year)."""

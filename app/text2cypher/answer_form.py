@@ -83,8 +83,9 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
     birth ("the oldest people" compares ages: each name with the birth year); where it asks for names (or the display
     property by its words), the names alone, in that order. Most/fewest (``group``) always group by the node, not by
     the name the candidate was scored with. A relationship's property is returned beside the node it is asked of,
-    when that node is no linked entity ("the roles of the actors in X": each actor and their roles; "the roles of
-    Keanu Reeves in The Matrix": the roles alone). A list of the top k of a kind with a year of its own, where
+    when that node is no linked entity and the question names its kind ("the roles of the actors in X": each actor and
+    their roles; "the roles of Keanu Reeves in The Matrix", "the asking price of 11 Birch Close", "when was it listed":
+    the values alone, also where a candidate pairs them). A list of the top k of a kind with a year of its own, where
     nothing says by what, takes them in that year's order (``lits.dated``: "the top 3 movies Keanu Reeves acted in"
     are the latest 3; "the first 3" are any 3). A "which" question whose list matched part of a text sees that text
     beside each answer ("which movies have a tagline containing 'freedom'": each title and its tagline). An
@@ -125,9 +126,13 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
     o = c.ordered_by() if isinstance(c, Shape) and c.kind == "top" else None
     if isinstance(c, Shape) and o is not None and not lits.asks_names and lits.match.kind_named(c, o, lits.words):
         return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year
+    if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and c.anchor.name is not None:
+        # "the asking price of 11 Birch Close" asks for no agent, "when was it listed" for a date alone
+        when = lits.lex.pattern("opens_when").match(lits.said)
+        alone = c.target == 1 or when or not lits.match.kind_named(c, c.target, lits.words)
+        return replace(c, paired=not alone)
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
-        named = c.anchor.name is not None and c.target == 1
-        return c if named else replace(c, paired=True)
+        return replace(c, paired=True)
     if isinstance(c, Shape) and c.kind == "list" and c.having is None and c.also and c.target in (1, 2):
         return c if lits.asks_names else replace(c, form="pairs")  # also for "... and what are those movies?"
     names = lits.asks_names or display_asked(c, lits)

@@ -8,17 +8,17 @@ pattern nothing asks for, answers the question already states, counts for each o
 from __future__ import annotations
 
 import functools
-import re
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
-from app.text import identifier_words, surface
+from app.text import identifier_words
 from app.text2cypher.asks import counted_kinds, superlative_value
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import acts
-from app.text2cypher.words import identity_terms, participle, relationship_terms, stem_match, term_words, verb_lemmas
+from app.text2cypher.said import said_before, said_by
+from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words, verb_lemmas
 
 
 @feature("nameless_who", AGAINST)
@@ -167,7 +167,8 @@ def label_missed(f: Facts) -> int:
     types": ``lists_last``), or a relationship type where the word is not the label's own word or its plural
     ("tagged" names ``TAGGED`` and the tags; "routers" names the routers, whatever ``ROUTES``). "Which ports
     are used by processes on machine X?" is not answered through the machine's interfaces, nor "the types of
-    machines in rack X" by the rack's number, nor "the versions of 'RHEL'" by its ``versions`` list."""
+    machines in rack X" by the rack's number, nor "the versions of 'RHEL'" by its ``versions`` list. A word for the
+    act a label's agent noun does names no such label ("how many matches were played": no ``Player``)."""
     c, lits = f.candidate, f.lits
     named = label_words(tuple(lits.words), tuple(lits.labels))
     if not named:
@@ -183,8 +184,12 @@ def label_missed(f: Facts) -> int:
     m = lits.match
     beside = beside_word(lits) if lists_last(c) else None
     out = 0
+    agents = tuple(lits.lex.agent_endings)
     for label, at in named.items():
-        if label in held:
+        # "how many matches were played": the act, not its doers (``Player``); "players" names them
+        doer = (term_words(label) or [""])[-1].endswith(agents)
+        at = tuple((j, whole) for j, whole in at if whole or not doer or lits.words[j].endswith(agents))
+        if label in held or not at:
             continue
         taken = [
             j
@@ -288,61 +293,40 @@ def lone_verb(rel: str) -> bool:
     return len(identifier_words(rel).split()) == 1
 
 
-@functools.lru_cache(maxsize=1024)
-def said_before(question: str, name: str) -> tuple[str, bool] | None:
-    """The verb the question says right after ``name`` (after "has" / "had", or a form of "be": then passive), and
-    whether it is passive: ("kill", False) for "how many characters did X kill", ("killed", True) for "X was killed
-    in book 2" and for "who was X killed by" (a form of "be" before the name and a participle after it); None where
-    no word follows the name."""
-    forms = "|".join(re.escape(n) for n in {name, surface(name)})
-    be = "is|are|was|were"
-    pattern = (
-        rf"(?:\b({be})\s+)?['\"‘“]?(?<!\w)(?:{forms})['\"’”]?\s+(?:(?:has|have|had)\s+)?(?:({be}|been)\s+)?([a-z]+)\b"
-    )
-    m = re.search(pattern, question, flags=re.IGNORECASE)
-    if m is None:
-        return None
-    verb = m.group(3).lower()
-    return verb, m.group(2) is not None or (m.group(1) is not None and participle(verb))
-
-
-@functools.lru_cache(maxsize=1024)
-def said_by(question: str, name: str, agents: tuple[str, ...]) -> bool:
-    """Whether the question names ``name`` right after a word of ``agents`` (the lexicon's ``passive``: "by"), two
-    words at most between them ("by user 'X'")."""
-    forms = "|".join(re.escape(n) for n in {name, surface(name)})
-    by = "|".join(re.escape(a) for a in agents)
-    pattern = rf"\b(?:{by})\s+(?:\w+\s+){{0,2}}['\"‘“]?(?:{forms})(?!\w)"
-    return re.search(pattern, question, flags=re.IGNORECASE) is not None
-
-
 @feature("answer_kind", FOR)
 def answer_kind(f: Facts) -> int:
     """For a shape (and an entity's path, about the nodes it ends at): +1 when the first of the question's head words
     that names a node of its pattern names the node it is about (that it lists, counts, aggregates or orders) and no
     other, -1 when it names another node and not it ("list the first 3 movies where someone acted in and directed": the
-    movies; "find the top 3 actors by number of movies": the people). A property's values (``attr``, ``common``, a count
-    of them) get +1 when the first head word naming their property or a node of their pattern names the property ("what
-    are the roles of actors in X": the roles), not where that word names the property's node as well ("the racks in X"
-    and a rack's ``rack``), and -1 when a "which" question's word names a node of the pattern and not the property
-    ("which professors have the rank X": the professors, not their ranks, nor "which students are advised by tenured
-    professors" the professors' tenure; unless each is paired with its node's name), and -1
-    where the question's kind word names no node of their pattern ("which type of machines are in rack X": no value of
-    the rack's own). A "which" question asks for things: -1 for one aggregate value. A "who" question's verb says which
-    end of the relationship it names is asked for ("who reviewed ..."), as a passive "which" question's does where its
-    noun names both ends ("which characters were killed": the end a deed reaches; not a state's nor a participle's, "who
-    was born in": ``reading.acts``); without a verb or a head word naming a node, a "who" asks for the end of a
-    one-relationship pattern that does what the relationship says ("who has the highest average review rating": the
-    reviewers; a deed's end, not a noun's: "who are the parents of X" says nothing of ``CHILD_OF``). Where the first
-    head word naming a label of the graph names no node of the pattern, -1: "which questions have been commented on by
-    X" asks for questions, not X's comments."""
+    movies; "find the top 3 actors by number of movies": the people). A "when" question asks for a point in time: +1 for
+    a property's values that are one (or the earliest or latest of them), -1 for anything else ("when was X listed": the
+    date of the listing, not who listed X). A property's values (``attr``, ``common``, a count of them) get +1 when the
+    first head word naming their property or a node of their pattern names the property ("what are the roles of actors
+    in X": the roles), not where that word names the property's node as well ("the racks in X" and a rack's ``rack``),
+    and -1 when a "which" question's word names a node of the pattern and not the property ("which professors have the
+    rank X": the professors, not their ranks, nor "which students are advised by tenured professors" the professors'
+    tenure; unless each is paired with its node's name), and -1 where the question's kind word names no node of their
+    pattern ("which type of machines are in rack X": no value of the rack's own). A "which" question asks for things: -1
+    for one aggregate value. A "who" asks for no property's values (-1), and its verb says which end of the relationship
+    it names is asked for ("who reviewed ..."; a verb naming a flag a condition holds true on the relationship names
+    that relationship's doer: "who won match X"), as a passive "which" question's does where its noun names both ends
+    ("which characters were killed": the end a deed reaches; not a state's nor a participle's, "who was born in":
+    ``reading.acts``); without a verb or a head word naming a node, a "who" asks for the end of a one-relationship
+    pattern that does what the relationship says ("who has the highest average review rating": the reviewers; a deed's
+    end, not a noun's: "who are the parents of X" says nothing of ``CHILD_OF``). Where the first head word naming a
+    label of the graph names no node of the pattern, -1: "which questions have been commented on by X" asks for
+    questions, not X's comments."""
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
+    if isinstance(c, Shape) and lits.lex.pattern("opens_when").match(lits.said):  # "when was X listed": a time
+        return 1 if c.kind in ("attr", "agg") and c.temporal else -1
     if not isinstance(c, Shape) or not lits.heads or grouped(c, lits):  # "the products per category": both kinds
         return 0
     m = lits.match
     nodes = range(1, len(c.hops) + 2)
+    if c.kind == "attr" and lits.asks_who and not lits.asks_more:  # "who won X": people, not whether they won
+        return -1
     if c.kind in ("attr", "common") or (c.kind == "count" and c.prop):
         owner = c.path.node_kind(c.prop_var or c.target)[0] if c.prop_on is None else ""
         for head in lits.heads:
@@ -374,6 +358,12 @@ def answer_kind(f: Facts) -> int:
             if term_words(hop.rel_type)[:1]
             and m.names(term_words(hop.rel_type)[0], verb)
             and (not passive or m.passive(hop.rel_type) or (acts(hop.rel_type) and lone_verb(hop.rel_type)))
+        ]
+        # "who won match X": the player whose ``PLAYED_IN`` has a flag ``won`` the verb names, true
+        ends += [
+            m.doer(c.hops[f.var - 1], f.var)
+            for f in c.filters
+            if f.edge and f.value is True and not passive and m.named(f.key, [verb])
         ]
         by_verb = (1 if c.target in ends else -1) if ends else None
     if by_verb is not None and not lits.asks_which:  # a "who" has no noun: its verb says

@@ -102,13 +102,26 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
         if m is None or (plural is None and " " not in value and m.group(0).islower() and not typed):
             continue
         lits.values.append(value)
-        inside = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)}
-        for v in inside & set(lits.numbers):
-            lits.numbers = [n for n in lits.numbers if n != v]
-            lits.limits = [k for k in lits.limits if k != v]
-            lits.counts = [k for k in lits.counts if k != v]
-            lits.ops.pop(v, None)
-            lits.value_words.pop(v, None)
+        _inside(lits, value)
+
+
+def linked_names(lits: QuestionLiterals, names: Sequence[str]) -> None:
+    """A number inside the name of an entity the question names word for word ("when was 11 Birch Close listed",
+    "who directed Apollo 13") is part of that name: no count, limit or value of its own."""
+    for name in names:
+        if re.search(r"[A-Za-z]", name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", lits.said, re.IGNORECASE):
+            _inside(lits, name)
+
+
+def _inside(lits: QuestionLiterals, value: str) -> None:
+    """The numbers inside ``value`` out of the question's numbers, limits, counts and comparisons."""
+    inside = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)}
+    for v in inside & set(lits.numbers):
+        lits.numbers = [n for n in lits.numbers if n != v]
+        lits.limits = [k for k in lits.limits if k != v]
+        lits.counts = [k for k in lits.counts if k != v]
+        lits.ops.pop(v, None)
+        lits.value_words.pop(v, None)
 
 
 def asked_kind(lits: QuestionLiterals, profiles: Profiles) -> None:

@@ -21,13 +21,13 @@ from app.text2cypher.words import own_key, term_words
 def by_count(
     path: CandidateQuery, t: int, profiles: Profiles, lits: QuestionLiterals, ks: list[int | None], chain: bool = False
 ) -> list[Shape]:
-    """The targets ``x{t}`` of a label-anchored pattern by how many of the other end each is linked to: more than
-    (at least) k, listed (another of the question's small numbers as the limit) or, when the question asks how many,
-    counted; and the k with the most or fewest. None where the target stores that count itself. Through a ``chain``
-    only what the question states (a comparison with a number, "more than 3 different users"; a superlative, "the
-    most"), and nothing where each target reaches one at most, through a chain or one hop (each comment is on one
-    question, each answer answers one: a count that is 1 for every target ranks nothing, "the top 5 accepted
-    answers" are no answers ranked by how many questions each answers)."""
+    """The targets ``x{t}`` of a label-anchored pattern by how many of the other end each is linked to: more than (at
+    least) k, listed (another of the question's small numbers as the limit) or, when the question asks how many,
+    counted; and the k with the most or fewest. None where the target stores that count itself. Through a ``chain`` only
+    what the question states (a comparison with a number, "more than 3 different users"; a superlative, "the most"; a
+    count for each of what "each" names), and nothing where each target reaches one at most, through a chain or one hop
+    (each comment is on one question, each answer answers one: a count that is 1 for every target ranks nothing, "the
+    top 5 accepted answers" are no answers ranked by how many questions each answers)."""
     other = other_end(path, t)
     if stores_count(profiles, path, t, other, lits) or profiles.one_each(path, t, other):
         return []
@@ -46,6 +46,9 @@ def by_count(
             out.append(Shape(path, t, "count", other=other, having=(op, k)))
     if lits.superlative or not chain:
         out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
+    ends = {path.node_kind(1)[0], path.node_kind(len(path.hops) + 1)[0]}
+    if chain and lits.per and len(ends) == 2:  # "how many vehicles does each operator have": each operator with how
+        out += [x for x in per_group(path, t, profiles, lits) if x.kind == "group" and x.prop is None]  # many
     return out
 
 
@@ -55,7 +58,8 @@ def chains(
     """Two relationships through a middle kind, where the question names both ends' kinds and one of the two
     relationships by a word that is no label's noun ("the users who provided answers to the most questions" is
     (User)-[PROVIDED]->(Answer)-[ANSWERED]->(Question)), or, where one end is what the question's "most" counts, no
-    relationship joins the two ends ("which country has the most airports"). A turn back along one relationship
+    relationship joins the two ends ("which country has the most airports", "how many vehicles does each operator
+    have"). A turn back along one relationship
     type is a sharing pattern, and two types of one verb a relationship made a node (``base_shapes``), not chains
     here. What a chain asks is how many of one end each node of the other reaches (``by_count``). ``middle``:
     instead, the chains whose middle kind, one of neither end, the question names as well ("the top 3 types of
@@ -71,7 +75,9 @@ def chains(
     adjacent = {(a, hop.label) for a, hop in hops}
     noun = lits.most_noun
     most = next((label for label in labels if noun is not None and is_label_noun(noun, label, lits)), None)
-    unjoined = not middle and most is not None
+    # and where it asks how many of one there are for each of the other ("how many vehicles does each operator have")
+    each = {label for label in labels for w in lits.per if lits.asks_count and is_label_noun(w, label, lits)}
+    unjoined = not middle and (most is not None or bool(each))
     out: list[CandidateQuery] = []
     seen: set[tuple[str, str, str, str, str]] = set()
     for a, one in hops:
@@ -87,7 +93,7 @@ def chains(
             if middle and (b not in named or b in (a, c)):
                 continue
             said = any(lits.match.named(r, verbs) for r in (one.rel_type, two.rel_type))
-            if not middle and not said and not (unjoined and (a, c) not in adjacent and most in (a, c)):
+            if not middle and not said and not (unjoined and (a, c) not in adjacent and {most, *each} & {a, c}):
                 continue
             seen.add(key)
             out.append(CandidateQuery(Anchor(None, a, labels[a].key), (one, two)))

@@ -36,7 +36,7 @@ from app.errors import AppError, DependencyError, QueryRejectedError
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
-from app.text2cypher.asks import about_the_graph, asked_kind, first_k, stated_values
+from app.text2cypher.asks import about_the_graph, asked_kind, first_k, linked_names, stated_values
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -61,7 +61,6 @@ class Progress(Protocol):
     """Where a stage reports (the mode's run context): timings per stage and warnings."""
 
     def stage(self, name: str) -> Any: ...
-
     def warn(self, message: str) -> None: ...
 
 
@@ -222,6 +221,7 @@ class Enumerator:
             first_k(lits, profiles)  # "the first 3 … and their release years": the earliest 3; "the top 5 movies …"
             asked_kind(lits, profiles)  # "which questions ...": the label asked for
             stated_values(lits, profiles)  # "taught in Fall 2023": a relationship's value
+            linked_names(lits, [a.name for a in anchors if a.name and not a.number])  # "11 Birch Close"
             about = about_the_graph(lits, terms)
             ranker = rank.load(cfg.ranker)
             order = list(range(len(out.candidates)))

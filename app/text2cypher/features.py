@@ -10,6 +10,8 @@ lacks). A new behaviour is one new feature, its test, and a re-learned ranker.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -122,11 +124,12 @@ def compute(cands: Sequence[Candidate], question: str, lits: QuestionLiterals) -
 
 @feature("constants", FOR)
 def constants_used(f: Facts) -> int:
-    """How many of the question's stated constants (numbers, quoted text) a candidate uses, in a condition, as its
-    limit, or as a linked entity's name: a query that ignores what the question states is rarely its query."""
+    """How many of the question's stated constants (numbers, quoted text, a name said as it is stored) a candidate
+    uses, in a condition, as its limit, or as a linked entity's name: a query that ignores what the question states is
+    rarely its query."""
     c, lits = f.candidate, f.lits
     path = c if isinstance(c, CandidateQuery) else c.path
-    quoted = sum(1 for _, a in path.linked() if a.name in lits.texts)
+    quoted = sum(1 for _, a in path.linked() if a.name in lits.texts or said_as_is(a.name, f.question))
     if isinstance(c, CandidateQuery):
         return quoted
     values: set[object] = set()
@@ -162,6 +165,16 @@ def constants_used(f: Facts) -> int:
     compared = compares and c.limit in once
     again = sum(1 for k in (c.limit, c.having[1] if c.having else None) if k is not None and k in once)
     return used + quoted + limit + having - again - compared
+
+
+@functools.lru_cache(maxsize=4096)
+def said_as_is(name: str | None, question: str) -> bool:
+    """Whether the question says a linked entity's name word for word, in its case ("stations served by both M1
+    and M2"): stated as surely as a quoted constant. Not a name of plain lower-case words ("which shipments were
+    delivered": a status "delivered" as well as the verb)."""
+    if not name or not re.search(r"[A-Z0-9]", name):
+        return False
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question) is not None
 
 
 @feature("schema_named", FOR)
@@ -223,7 +236,9 @@ def counted(f: Facts) -> int:
     """1 for a ranking by how many of a kind each answer is linked to, where that kind is what the question's
     superlative names ("the most actors": a label, or the doer of a relationship), or by a number of its own whose
     words name that kind ("the most answers": ``answer_count``), or where the answers are the doers "the top k" names
-    and nothing says by what ("the top 3 producers of ..." by how many they produced)."""
+    and nothing says by what ("the top 3 producers of ..." by how many they produced); and for a count for each of
+    something, where what is counted is what the question's first head word names ("how many matches were played of
+    each game")."""
     c, lits = f.candidate, f.lits
     if isinstance(c, Shape) and c.kind == "top" and c.prop and lits.most_noun is not None:
         # or by a number the answers (the nodes a staged ranking picks) hold whose words name that kind ("the most
@@ -236,6 +251,8 @@ def counted(f: Facts) -> int:
         return int(lits.match.kind_named(c, c.other, [lits.most_noun]))
     if lits.top_doer is not None:
         return int(lits.match.kind_named(c, c.target, [lits.top_doer], label=False))
+    if lits.per and lits.asks_count:  # "how many matches were played of each game": matches, not their players
+        return int(lits.match.kind_named(c, c.other, lits.heads[:1]))
     return 0
 
 

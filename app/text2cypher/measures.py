@@ -99,7 +99,7 @@ def attributes(
         # or by a code ("which condition has the code I48"), not by a number
         named = pinned - {prof.key, *prof.categorical, *(p.key for p in prof.identifiers if p.kind == "number")}
         out += [
-            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list", quantity=_quantity(p))
+            Shape(path, t, "attr", prop=p.key, listed=p.kind == "list", quantity=_quantity(p), temporal=p.temporal)
             for p in [*prof.properties, *ids]
             if (p.key != prof.key or named) and p.key not in pinned
         ]
@@ -107,7 +107,16 @@ def attributes(
         on = t - 1 if t >= 2 else 1
         rel = profiles.of(path, on, edge=True)
         out += [
-            Shape(path, t, "attr", prop=p.key, prop_on=on, listed=p.kind == "list", quantity=_quantity(p))
+            Shape(
+                path,
+                t,
+                "attr",
+                prop=p.key,
+                prop_on=on,
+                listed=p.kind == "list",
+                quantity=_quantity(p),
+                temporal=p.temporal,
+            )
             for p in (rel.properties if rel else [])
         ]
     return out + [replace(s, paired=True) for s in out] if paired else out

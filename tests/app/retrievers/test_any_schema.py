@@ -421,6 +421,21 @@ async def test_a_count_asked_for_each_of_something_counts_each(shop: Container) 
     )
     assert by_order in texts
     assert e.readings[texts.index(by_order)].startswith("each order with ship country Japan (order)")
+    # each of one kind with how many of another it reaches through a third the question does not name (session 58:
+    # "how many vehicles does each operator have", no relationship between the two)
+    e = await t2c.enumerate(NS, "How many suppliers does each category have?")
+    chained = [c for c, f in zip(e.candidates, e.features, strict=True) if f["per_group"] == 1 and "Supplier" in c.text]
+    assert [c.text for c in chained][:1] == [
+        "MATCH (x1:Category)<-[:PART_OF]-(x2:Product)<-[:SUPPLIES]-(x3:Supplier) "
+        "RETURN x1.categoryName AS name, count(DISTINCT x3) AS number ORDER BY number DESC"
+    ]
+    rows = await shop.graph.read(NS, chained[0].text)
+    want = await shop.graph.read(
+        NS,
+        "MATCH (s:Supplier)-[:SUPPLIES]->(:Product)-[:PART_OF]->(c:Category) "
+        "RETURN c.categoryName AS n, count(DISTINCT s) AS k",
+    )
+    assert {(r["name"], r["number"]) for r in rows} == {(r["n"], r["k"]) for r in want}
 
 
 @pytest.mark.parametrize("mode", ["neighborhood", "react"])

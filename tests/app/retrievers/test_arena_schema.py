@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.shapes import Filter, Shape
+from app.text2cypher import features
 from app.text2cypher.asks import stated_values
 from app.text2cypher.lexicon import load
 from app.text2cypher.measures import either_way, holding
@@ -65,3 +66,39 @@ def test_only_a_word_that_names_no_label_asks_for_the_nodes_that_have_the_relati
 def test_rivals_are_rivals_both_ways() -> None:
     (hop,) = either_way([Hop("RIVAL_OF", "out", "Guild", "guildName")], "Guild", load())
     assert hop.direction == "both"
+
+
+def _row(c: CandidateQuery | Shape, question: str) -> dict[str, float]:
+    lits = question_literals(question)
+    lits.labels = ["Player", "Match", "Game"]
+    return features.compute([c], question, lits)[0]
+
+
+MATCH = Anchor("MT-1", "Match", "matchId")
+PLAYED = CandidateQuery(MATCH, (Hop("PLAYED_IN", "in", "Player", "gamertag"),))
+
+
+def test_who_won_asks_for_the_players_whose_flag_the_verb_names() -> None:
+    """(Session 58.) "Who won match X": the players whose ``PLAYED_IN`` has ``won`` true, not whether each won."""
+    q = "Who won match MT-1?"
+    winners = Shape(PLAYED, 2, "list", filters=(Filter(1, "won", "=", True, edge=True),))
+    flags = Shape(PLAYED, 2, "attr", prop="won", prop_on=1)
+    assert (_row(winners, q)["answer_kind"], _row(flags, q)["answer_kind"]) == (1.0, -1.0)
+    assert _row(Shape(PLAYED, 2, "list"), q)["answer_kind"] == -1.0  # every player of the match
+    assert _row(flags, "Who won match MT-1 and their scores?")["answer_kind"] != -1.0  # asks for more
+
+
+def test_a_count_for_each_counts_what_its_head_word_names_and_played_names_no_players() -> None:
+    """(Session 58.) "How many matches were played of each game": each game with its matches, not its players; the
+    verb "played" names the act, not the ``Player`` nodes ("players" names them)."""
+    game = Anchor(None, "Game", "title")
+    matches = CandidateQuery(game, (Hop("OF_GAME", "in", "Match", "matchId"),))
+    players = CandidateQuery(game, (*matches.hops, Hop("PLAYED_IN", "in", "Player", "gamertag")))
+    q = "How many matches were played of each game?"
+    by_matches, by_players = (
+        Shape(matches, 1, "group", fn="DESC", other=2),
+        Shape(players, 1, "group", fn="DESC", other=3),
+    )
+    assert (_row(by_matches, q)["counted"], _row(by_players, q)["counted"]) == (1.0, 0.0)
+    assert _row(by_matches, q)["label_missed"] == 0.0
+    assert _row(by_matches, "How many players played in each game?")["label_missed"] == 1.0
