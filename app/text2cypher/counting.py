@@ -46,9 +46,9 @@ def by_count(
             out.append(Shape(path, t, "count", other=other, having=(op, k)))
     if lits.superlative or not chain:
         out += [Shape(path, t, "group", fn=d, other=other, limit=k) for d in ("DESC", "ASC") for k in ks]
-    ends = {path.node_kind(1)[0], path.node_kind(len(path.hops) + 1)[0]}
-    if chain and lits.per and len(ends) == 2:  # "how many vehicles does each operator have": each operator with how
-        out += [x for x in per_group(path, t, profiles, lits) if x.kind == "group" and x.prop is None]  # many
+    # "how many vehicles does each operator have": each operator with how many reach it, between two kinds
+    if chain and lits.per and path.node_kind(1)[0] != path.node_kind(len(path.hops) + 1)[0]:
+        out += [x for x in per_group(path, t, profiles, lits) if x.kind == "group" and x.prop is None]
     return out
 
 
