@@ -307,15 +307,15 @@ def answer_kind(f: Facts) -> int:
     rank X": the professors, not their ranks, nor "which students are advised by tenured professors" the professors'
     tenure; unless each is paired with its node's name), and -1 where the question's kind word names no node of their
     pattern ("which type of machines are in rack X": no value of the rack's own). A "which" question asks for things: -1
-    for one aggregate value. A "who" asks for no property's values (-1), and its verb says which end of the relationship
-    it names is asked for ("who reviewed ..."; a verb naming a flag a condition holds true on the relationship names
-    that relationship's doer: "who won match X"), as a passive "which" question's does where its noun names both ends
-    ("which characters were killed": the end a deed reaches; not a state's nor a participle's, "who was born in":
-    ``reading.acts``); without a verb or a head word naming a node, a "who" asks for the end of a one-relationship
-    pattern that does what the relationship says ("who has the highest average review rating": the reviewers; a deed's
-    end, not a noun's: "who are the parents of X" says nothing of ``CHILD_OF``). Where the first head word naming a
-    label of the graph names no node of the pattern, -1: "which questions have been commented on by X" asks for
-    questions, not X's comments."""
+    for one aggregate value. A "who" asks for no relationship's values (-1; a node's text may be a name: "who is the CEO
+    of X"), and its verb says which end of the relationship it names is asked for ("who reviewed ..."; a verb naming a
+    flag a condition holds true on the relationship names that relationship's doer: "who won match X"), as a passive
+    "which" question's does where its noun names both ends ("which characters were killed": the end a deed reaches; not
+    a state's nor a participle's, "who was born in": ``reading.acts``); without a verb or a head word naming a node, a
+    "who" asks for the end of a one-relationship pattern that does what the relationship says ("who has the highest
+    average review rating": the reviewers; a deed's end, not a noun's: "who are the parents of X" says nothing of
+    ``CHILD_OF``). Where the first head word naming a label of the graph names no node of the pattern, -1: "which
+    questions have been commented on by X" asks for questions, not X's comments."""
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
@@ -325,8 +325,8 @@ def answer_kind(f: Facts) -> int:
         return 0
     m = lits.match
     nodes = range(1, len(c.hops) + 2)
-    if c.kind == "attr" and lits.asks_who and not lits.asks_more:  # "who won X": people, not whether they won
-        return -1
+    if c.kind == "attr" and c.prop_on is not None and lits.asks_who and not lits.asks_more:  # "who won X": people,
+        return -1  # not a relationship's values (whether each won); a node's text may be a name ("who is the CEO")
     if c.kind in ("attr", "common") or (c.kind == "count" and c.prop):
         owner = c.path.node_kind(c.prop_var or c.target)[0] if c.prop_on is None else ""
         for head in lits.heads:

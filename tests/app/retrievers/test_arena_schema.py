@@ -86,6 +86,9 @@ def test_who_won_asks_for_the_players_whose_flag_the_verb_names() -> None:
     assert (_row(winners, q)["answer_kind"], _row(flags, q)["answer_kind"]) == (1.0, -1.0)
     assert _row(Shape(PLAYED, 2, "list"), q)["answer_kind"] == -1.0  # every player of the match
     assert _row(flags, "Who won match MT-1 and their scores?")["answer_kind"] != -1.0  # asks for more
+    # a node's text may be a name: "who is the CEO of X" may ask for a property of X
+    ceo = Shape(CandidateQuery(Anchor("Acme", "Company", "companyName"), ()), 1, "attr", prop="ceo")
+    assert _row(ceo, "Who is the CEO of Acme?")["answer_kind"] != -1.0
 
 
 def test_a_count_for_each_counts_what_its_head_word_names_and_played_names_no_players() -> None:
