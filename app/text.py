@@ -93,6 +93,12 @@ _ENDS_RUN = re.compile(r"(?:[,;]|(?<!\b\w)\.)$")
 """A word ending a clause or a sentence (not an initial such as ``J.``) ends a name."""
 
 
+def phrase_at(text: str, phrase: str, *, case: bool = False) -> re.Match[str] | None:
+    """Where ``phrase`` stands in ``text`` as whole words (no word character right before or after it), in any case
+    unless ``case``."""
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text, 0 if case else re.IGNORECASE)
+
+
 def name_spans(text: str, *, known: str = "", exclude: Iterable[str] = ()) -> list[str]:
     """The names a passage mentions, in reading order, each once: runs of capitalised (or numeric) words, with name
     particles inside a run; leading function words (``The``, ``In``) dropped. A name that ``known`` (the question)

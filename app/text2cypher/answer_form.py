@@ -128,8 +128,7 @@ def _form(c: CandidateQuery | Shape, lits: QuestionLiterals, profiles: Profiles 
         return replace(c, form="pairs")  # "who directed the oldest movie": each director, the movie and its year
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and c.anchor.name is not None:
         # "the asking price of 11 Birch Close" asks for no agent, "when was it listed" for a date alone
-        when = lits.lex.pattern("opens_when").match(lits.said)
-        alone = c.target == 1 or when or not lits.match.kind_named(c, c.target, lits.words)
+        alone = c.target == 1 or lits.asks_when or not lits.match.kind_named(c, c.target, lits.words)
         return replace(c, paired=not alone)
     if isinstance(c, Shape) and c.kind == "attr" and c.prop_on is not None and not c.paired:
         return replace(c, paired=True)

@@ -319,7 +319,7 @@ def answer_kind(f: Facts) -> int:
     c, lits = f.candidate, f.lits
     if isinstance(c, CandidateQuery) and c.hops:  # an entity's path lists what it ends at
         c = Shape(c, c.return_index, "list")
-    if isinstance(c, Shape) and lits.lex.pattern("opens_when").match(lits.said):  # "when was X listed": a time
+    if isinstance(c, Shape) and lits.asks_when:  # "when was X listed": a time
         return 1 if c.kind in ("attr", "agg") and c.temporal else -1
     if not isinstance(c, Shape) or not lits.heads or grouped(c, lits):  # "the products per category": both kinds
         return 0

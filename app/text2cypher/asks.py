@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from app.cypher.shapes import Shape
+from app.text import phrase_at
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.words import Matcher, content_words, kind_nouns, label_nouns, noun_lemmas
@@ -88,7 +89,7 @@ def stated_values(lits: QuestionLiterals, profiles: Profiles) -> None:
     for value in values:
         if value in lits.texts:
             continue
-        m = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, flags=re.IGNORECASE)
+        m = phrase_at(said, value)
         plural = plurals.get(value.lower()) if m is None else None  # "the developers on X": Developer, in the plural
         if plural is not None and value in held and lits.match.named(held[value], [plural]):
             continue  # "the members of X" name ``MEMBER_OF``, not a role "member" on it
@@ -109,7 +110,7 @@ def linked_names(lits: QuestionLiterals, names: Sequence[str]) -> None:
     """A number inside the name of an entity the question names word for word ("when was 11 Birch Close listed",
     "who directed Apollo 13") is part of that name: no count, limit or value of its own."""
     for name in names:
-        if re.search(r"[A-Za-z]", name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", lits.said, re.IGNORECASE):
+        if re.search(r"[A-Za-z]", name) and phrase_at(lits.said, name):
             _inside(lits, name)
 
 

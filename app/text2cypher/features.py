@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
+from app.text import phrase_at
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
 from app.text2cypher.words import (
@@ -174,7 +175,7 @@ def said_as_is(name: str | None, question: str) -> bool:
     delivered": a status "delivered" as well as the verb)."""
     if not name or not re.search(r"[A-Z0-9]", name):
         return False
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question) is not None
+    return phrase_at(question, name, case=True) is not None
 
 
 @feature("schema_named", FOR)

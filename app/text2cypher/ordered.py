@@ -26,13 +26,13 @@ def time_order(f: Facts) -> int:
     graph that keeps an ``age`` orders by it, the lexicon's ``measures`` and ``order``); 0 for a year of death the
     question does not name ("the oldest artist" was born first; the lexicon's ``death``). Not the year's ``max`` /
     ``min``: "which is the oldest book" asks for the book, not its year; but "when did X first hike" asks for the date
-    (``opens_when``)."""
+    (``lits.asks_when``)."""
     c, lits = f.candidate, f.lits
     if isinstance(c, Shape) and numbered(c, lits):  # "the 3 most recent comments": by their numbers
         return 1
     if isinstance(c, Shape) and c.kind == "agg" and c.temporal and lits.time_order is not None:
         # "when did X first hike" asks for the earliest date itself
-        return int(shape_direction(c) == lits.time_order) if lits.lex.pattern("opens_when").match(lits.said) else 0
+        return int(shape_direction(c) == lits.time_order) if lits.asks_when else 0
     if not isinstance(c, Shape) or c.kind != "top" or lits.time_order is None:
         return 0
     if c.prop_on is None:  # "the oldest movie": the movie's year, not its director's

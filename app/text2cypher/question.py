@@ -21,7 +21,6 @@ _CODE = re.compile(r"\b(?=[\w/-]*[A-Za-z])(?=[\w/-]*\d)\w+(?:[-/]\w+)+\b")
 digits are no numbers of the question (a span of numbers, "1990-2000", has no letters)."""
 _NAMED_BEFORE = re.compile(r"(?<![\w'])([A-Za-z]{2,})\s+$")  # the word right before a number ("port 80")
 
-
 BESIDE_WORDS = 2
 """How many content words before a quoted text may say what kind of thing it names ("the service named 'java'")."""
 PART_OPS = (("STARTS WITH", "start"), ("ENDS WITH", "end"))
@@ -157,6 +156,8 @@ class QuestionLiterals:
     asks_which: bool = False
     """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
     by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
+    asks_when: bool = False
+    """Whether it opens with "when" ("since when"): it asks for a point in time (``answer_kind``, ``answer_form``)."""
     fronted: bool = False
     """Whether it opens with a phrase that sets the scene ("For the 3 questions with the most answers, list their
     tags"): what it asks for is each of those with its answers (``answer_form``)."""
@@ -202,8 +203,7 @@ class QuestionLiterals:
     """The graph's labels (``asked_kind``): a quote whose nearest named kind is none of a pattern's is no constant of
     that pattern's kinds (``quoted_kind``). ``numbered``: their whole numbers that tell their nodes apart ("book 3")."""
     numbered: frozenset[tuple[str, str]] = frozenset()
-    lex: Lexicon = field(default_factory=load, repr=False, compare=False)
-    """The language it was read in."""
+    lex: Lexicon = field(default_factory=load, repr=False, compare=False)  # the language it was read in
 
     @property
     def valued(self) -> list[float]:
@@ -296,6 +296,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.asks_names = P["names"].search(P["divisor"].sub(" ", question)) is not None
     out.asks_who = P["opens_who"].match(bare) is not None
     out.asks_which = P["opens_which"].match(bare) is not None
+    out.asks_when = P["opens_when"].match(bare) is not None
     variety = P["variety"].search(bare)
     out.asks_variety = variety is not None
     out.asks_frequency = P["frequency"].search(bare) is not None
@@ -396,5 +397,4 @@ def _names_a_value(word: str, lex: Lexicon) -> bool:
     return word.lower() not in FUNCTION_WORDS and not lex.speaks(word)
 
 
-BOUNDS = (">", "<", ">=", "<=")
-"""The comparisons that bound a value (not ``=``): a number stated with one is no count of answers."""
+BOUNDS = (">", "<", ">=", "<=")  # comparisons that bound a value (not =): a number stated with one counts no answers

@@ -37,6 +37,7 @@ def test_since_when_asks_for_the_date_alone() -> None:
     vehicle = CandidateQuery(Anchor("V-222", "Vehicle", "fleetNo"), (Hop("ASSIGNED_TO", "out", "Line", "lineCode"),))
     since = Shape(vehicle, 2, "attr", prop="since", prop_on=1, temporal=True)
     q = "Since when has vehicle V-222 been assigned to its line?"
+    assert question_literals(q).asks_when and not question_literals("Who listed V-222?").asks_when
     assert row(since, q)["answer_kind"] == 1.0
     form = answer_form(
         Shape(vehicle, 2, "attr", prop="since", prop_on=1, temporal=True, paired=True), question_literals(q)
