@@ -28,7 +28,7 @@ This module only builds text and reads rows it is given; it never talks to a dat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -86,9 +86,15 @@ class Hop:
     """Label of the node the hop reaches; empty on a graph without labels (no label filter)."""
     key: str = "name"
     """Display property of that label (``name``, ``title``)."""
+    closure: int = 0
+    """Where not 0, the hop takes 1 to ``closure`` relationships of its type in a row, along a chain of one kind of
+    node (``-[:REPORTS_TO*1..8]->``: "everyone who reports to X, directly or indirectly"; ``app.text2cypher.chains``).
+    Such a relationship binds a list: no condition, property or count names it."""
 
     def arrow(self, var: str = "") -> str:
         t = ident(self.rel_type, "relationship type")
+        if self.closure:
+            var, t = "", f"{t}*1..{self.closure}"
         if self.direction == "both":
             return f"-[{var}:{t}]-"
         return f"-[{var}:{t}]->" if self.direction == "out" else f"<-[{var}:{t}]-"
@@ -212,7 +218,7 @@ class CandidateQuery:
             f"r{i + 1} <> r{j + 1}"
             for i in range(n)
             for j in range(i + 1, n)
-            if self.hops[i].rel_type == self.hops[j].rel_type
+            if self.hops[i].rel_type == self.hops[j].rel_type and not (self.hops[i].closure or self.hops[j].closure)
         ]
         linked = (["x1"] if self.anchor.name is not None else []) + ([f"x{n + 1}"] if self.end is not None else [])
         for k in range(2, n + 2):
@@ -304,6 +310,11 @@ GENERIC_LABELS = frozenset({ENTITY_LABEL})
 def specific_labels(labels: Iterable[str]) -> list[str]:
     """The labels that describe a node's kind (not the generic linking label, not bookkeeping labels)."""
     return [x for x in visible_labels(labels) if x not in GENERIC_LABELS]
+
+
+def anchor_labels(labels: Sequence[str]) -> list[str]:
+    """The labels a linked node is matched under in candidate queries: its specific ones, else what it has."""
+    return specific_labels(labels) or list(labels) or [ENTITY_LABEL]
 
 
 def _reached(row: dict[str, Any], rel: str, leaves: str, display: Display = DEFAULT_DISPLAY) -> list[Hop]:

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.concurrency import BuiltOnce
-from app.cypher.candidates import Anchor, CandidateQuery, specific_labels
+from app.cypher.candidates import Anchor, CandidateQuery, anchor_labels, specific_labels
 from app.cypher.shapes import Shape
 from app.errors import AppError, DependencyError
 from app.ids import entity_id
@@ -41,7 +41,7 @@ from app.text import surface
 from app.text2cypher import lexicon, rank
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.config import Text2CypherConfig
-from app.text2cypher.enumeration import Enumeration, Enumerator, anchor_labels
+from app.text2cypher.enumeration import Enumeration, Enumerator
 from app.text2cypher.features import LLM, RELEVANCE
 from app.text2cypher.prompt import build_messages
 from app.text2cypher.question import QuestionLiterals

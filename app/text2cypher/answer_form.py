@@ -63,6 +63,8 @@ def counts_edges(c: Shape, lits: QuestionLiterals) -> bool:
     if c.kind != "count" or c.prop or c.having is not None or c.also or not c.hops or not lits.heads:
         return False
     head, hop = lits.heads[:1], c.hops[max(c.target - 1, 1) - 1]
+    if hop.closure:  # a chain's relationships are a list: no count of them
+        return False
     doer = any(lits.match.doer_form(w, head[0]) for w in term_words(hop.rel_type)[:1])
     named = lits.match.named(hop.rel_type, head) and not doer
     # "hikes" only shares a stem with ``Hiker``'s noun: no label's

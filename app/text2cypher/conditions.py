@@ -265,8 +265,8 @@ def filters_for(s: Shape, conditions: Conditions, profiles: Profiles) -> list[Fi
     for var in range(first, len(s.hops) + 2):
         label = s.path.node_kind(var)[0]
         out += [replace(c, var=var) for c in conditions.get((label, False), [])]
-    for var, hop in enumerate(s.hops, start=1):
-        out += [replace(c, var=var, edge=True) for c in conditions.get((hop.rel_type, True), [])]
+    for var, hop in enumerate(s.hops, start=1):  # not on a chain's relationships (a list: ``Hop.closure``)
+        out += [replace(c, var=var, edge=True) for c in conditions.get((hop.rel_type, True), []) if not hop.closure]
     # a condition on the property the shape aggregates says what the aggregate already says (not on the one it orders
     # by: "the 5 latest movies released before 1985" bounds the ordering's property); quoted text that names the
     # shape's entity is used up ("a tagline mentioning 'speed'" linked Speed Racer: from there, no tagline condition

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,15 +28,14 @@ from app.cypher.candidates import (
     hops_from_rows,
     joins_from_rows,
     links_from_rows,
-    specific_labels,
 )
-from app.cypher.queries import ENTITY_LABEL
 from app.cypher.shapes import Shape
 from app.errors import AppError, DependencyError, QueryRejectedError
 from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.asks import about_the_graph, asked_kind, first_k, linked_names, stated_values
+from app.text2cypher.chains import chained, takes_chain
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -89,11 +88,6 @@ class Enumeration:
     """What the question states (None without a question)."""
     features: list[dict[str, float]] = field(default_factory=list)
     """Each candidate's features (``features.py``; ``relevance`` is in ``relevance``)."""
-
-
-def anchor_labels(labels: Sequence[str]) -> list[str]:
-    """The labels a linked node is matched under in candidate queries: its specific ones, else what it has."""
-    return specific_labels(labels) or list(labels) or [ENTITY_LABEL]
 
 
 class Enumerator:
@@ -337,6 +331,8 @@ class Enumerator:
         lex = self.lex
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
+            if takes_chain(c):
+                return []
             async with sem:
                 left = deadline - time.monotonic()
                 if left <= MIN_READ_S:
@@ -357,7 +353,7 @@ class Enumerator:
             for h in either_way(hops_from_rows(rows, display), c.hops[-1].label if c.hops else c.anchor.label, lex):
                 if len(c.hops) >= 2 and c.hops[-1].rel_type == c.hops[-2].rel_type == h.rel_type:
                     continue  # turning back twice on one relationship type re-finds a shorter path's answers
-                out.append(CandidateQuery(c.anchor, (*c.hops, h)))
+                out += [CandidateQuery(c.anchor, (*c.hops, h)), *chained(c, h, self.config.chain_hops)]
             return out
 
         return list(await asyncio.gather(*(grow(c) for c in level)))

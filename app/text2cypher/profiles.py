@@ -170,8 +170,11 @@ class Profiles:
         return start != end
 
     def of(self, path: CandidateQuery, var: int, *, edge: bool = False) -> LabelProfile | None:
-        """The profile of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""
-        return self.rels.get(path.hops[var - 1].rel_type) if edge else self.labels.get(path.node_kind(var)[0])
+        """The profile of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``; none for a hop along a
+        chain, whose relationships are a list: ``Hop.closure``)."""
+        if edge:
+            return None if path.hops[var - 1].closure else self.rels.get(path.hops[var - 1].rel_type)
+        return self.labels.get(path.node_kind(var)[0])
 
     def numeric(self, path: CandidateQuery, var: int, *, edge: bool = False) -> list[Property]:
         """The numeric properties of the path's node ``x{var}`` (``edge``: of its relationship ``r{var}``)."""

@@ -52,10 +52,8 @@ class QuestionLiterals:
     values: list[str] = field(default_factory=list)
     """Values of a relationship's categorical property the question names without quotes ("taught in Fall 2023";
     ``asks.stated_values``): constants, as quoted text is, of conditions on relationships."""
-    asks_count: bool = False
-    """Whether the question asks how many ("how many", or an imperative "count ..."): the ``count_form`` feature."""
-    asks_sharing: bool = False
-    """Whether it asks what shares something with its entity (same, share, also, other, co-): the ``shares`` feature."""
+    asks_count: bool = False  # it asks how many ("how many", or an imperative "count ..."): ``count_form``
+    asks_sharing: bool = False  # it asks what shares something with its entity (same, share, also, other): ``shares``
     asked: str | None = None
     """The N "what N are the M <phrase>" asks for (an attribute of the M its phrase describes): ``attribute_stop``."""
     described: list[str] = field(default_factory=list)
@@ -138,8 +136,7 @@ class QuestionLiterals:
     followed by ..." (or "which X were killed") for the one done to: ``("followed", True)`` (``answer_kind``)."""
     asks_names: bool = False
     """Whether it asks for names or titles ("the names of the people who ...", "name 3 movies"): ``answer_form``."""
-    asks_who: bool = False
-    """Whether it opens with "who" or "whose": people are answered by their names (``answer_form``)."""
+    asks_who: bool = False  # it opens with "who" or "whose": people are answered by their names (``answer_form``)
     asks_length: bool = False
     """Whether it speaks of how long something is ("the longest role lists", "the most complex role lists"): rankings
     by how many elements a list holds (``Shape.sized``). Not "the most roles", which as often counts the
@@ -156,13 +153,14 @@ class QuestionLiterals:
     asks_which: bool = False
     """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
     by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
-    asks_when: bool = False
-    """Whether it opens with "when" ("since when"): it asks for a point in time (``answer_kind``, ``answer_form``)."""
+    asks_when: bool = False  # it opens with "when" ("since when"): a point in time (``answer_kind``, ``answer_form``)
+    chain: int = 0
+    """1 where it asks along a chain of one relationship ("directly or indirectly"; the lexicon's ``chain``), -1 where
+    for one step of it ("directly"), else 0: the ``chain`` feature."""
     fronted: bool = False
     """Whether it opens with a phrase that sets the scene ("For the 3 questions with the most answers, list their
     tags"): what it asks for is each of those with its answers (``answer_form``)."""
-    asks_more: bool = False
-    """Whether it asks for something beside each answer ("... and their release years", "with their ratings")."""
+    asks_more: bool = False  # it asks for something beside each answer ("... and their release years")
     divisors: list[int] = field(default_factory=list)
     """Numbers a value must be a multiple of ("a release year divisible by 10"): ``MOD`` conditions; no other
     condition or limit takes them."""
@@ -297,6 +295,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.asks_who = P["opens_who"].match(bare) is not None
     out.asks_which = P["opens_which"].match(bare) is not None
     out.asks_when = P["opens_when"].match(bare) is not None
+    out.chain = 1 if P["chain"].search(bare) else -1 if P["direct"].search(bare) else 0
     variety = P["variety"].search(bare)
     out.asks_variety = variety is not None
     out.asks_frequency = P["frequency"].search(bare) is not None

@@ -20,7 +20,7 @@ from typing import Any
 
 from lemminflect import getInflection
 
-from app.cypher.candidates import Anchor, CandidateQuery, Direction, goes_back
+from app.cypher.candidates import Anchor, CandidateQuery, Direction, Hop, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Filter, Shape
 from app.text import FUNCTION_WORDS, surface
 from app.text import identifier_words as words
@@ -324,10 +324,28 @@ def _time_superlative(order: str, lex: Lexicon) -> tuple[str, str]:
     return when, ", ".join(w for w in lex.time_words[order] if w != when)
 
 
+def spelled_hops(hops: tuple[Hop, ...], lex: Lexicon) -> tuple[Hop, ...]:
+    """The hops as a reading or a tune question words them: a hop along a chain says so after its relationship's
+    words ("reports to indirectly"; the lexicon's ``chain_reading``)."""
+    if not lex.chain_reading:
+        return hops
+    return tuple(replace(h, rel_type=f"{h.rel_type} {lex.chain_reading}", closure=0) if h.closure else h for h in hops)
+
+
+def spelled(c: CandidateQuery | Shape, lex: Lexicon) -> CandidateQuery | Shape:
+    """The candidate with its hops as ``spelled_hops`` words them."""
+    if not any(h.closure for h in c.hops):
+        return c
+    if isinstance(c, Shape):
+        return replace(c, path=replace(c.path, hops=spelled_hops(c.path.hops, lex)))
+    return replace(c, hops=spelled_hops(c.hops, lex))
+
+
 def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     """The candidate's path as a question would phrase it (``read_path``), with the kind of the
     answer: "release year of entity written by Kismet", "person directed by of Kismet (person)"; a shape as
     ``shape_reading`` reads it."""
+    c = spelled(c, lex)
     if isinstance(c, Shape):
         return shape_reading(c, lex)
     name = anchor_text(c.anchor)

@@ -38,7 +38,7 @@ from typing import Any
 from tqdm import tqdm
 
 from app.container import Container
-from app.cypher.candidates import Anchor, CandidateQuery
+from app.cypher.candidates import Anchor, CandidateQuery, anchor_labels
 from app.cypher.shapes import ABSENT, EXISTS, Filter, Shape
 from app.errors import AppError, InvalidInputError
 from app.llm.adapters import TunedAdapter, adapter_dir, install_adapter
@@ -47,7 +47,6 @@ from app.llm.local import local_model_path
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import Settings
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
-from app.text2cypher.enumeration import anchor_labels
 from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
