@@ -6,11 +6,12 @@ answers. A hop may now take such a chain (``Hop.closure``, ``app.text2cypher.cha
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.shapes import UNLINKED, Filter, Shape
 from app.text2cypher import features
 from app.text2cypher.chains import chained
 from app.text2cypher.lexicon import load as load_lexicon
@@ -62,6 +63,25 @@ def test_the_question_says_whether_it_asks_along_the_chain() -> None:
     crm = CandidateQuery(Anchor("crm", "Application"), ())
     (instances,) = chained(crm, Hop("INSTANCE", "out", "Application"), 8)
     assert row(instances, "Which 3 applications are instances of the application 'crm'?") == -1.0
+
+
+def test_what_a_node_lacks_is_taken_the_way_its_role_says() -> None:
+    """ "Which skills have no prerequisites": "prerequisites" names what ``REQUIRES`` reaches, so the skills lack what
+    they would require; "which members have no followers": "followers" names ``FOLLOWS``'s doer, so nobody follows
+    them; a verb's form names no role ("never reviewed": 0, the reading says the verb's way)."""
+    skills = CandidateQuery(Anchor(None, "Skill", "skillName"), ())
+
+    def lacked(label: str, rel: str, direction: str, question: str) -> float:
+        s = Shape(replace(skills, anchor=Anchor(None, label)), 1, "list")
+        s = replace(s, filters=(Filter(1, rel, UNLINKED, (direction, label)),))
+        return features.compute([s], question, question_literals(question))[0]["lacked_role"]
+
+    q = "Which skills have no prerequisites?"
+    assert (lacked("Skill", "REQUIRES", "out", q), lacked("Skill", "REQUIRES", "in", q)) == (1.0, -1.0)
+    q = "Which members have no followers?"
+    assert (lacked("Member", "FOLLOWS", "in", q), lacked("Member", "FOLLOWS", "out", q)) == (1.0, -1.0)
+    assert lacked("Person", "REVIEWED", "out", "Which people never reviewed a movie?") == 0.0
+    assert lacked("Skill", "REQUIRES", "in", "Which skills are there?") == 0.0
 
 
 ORG = [
