@@ -88,7 +88,7 @@ class Hop:
     """Display property of that label (``name``, ``title``)."""
     closure: int = 0
     """Where not 0, the hop takes 1 to ``closure`` relationships of its type in a row, along a chain of one kind of
-    node (``-[:REPORTS_TO*1..8]->``: "everyone who reports to X, directly or indirectly"; ``app.text2cypher.chains``).
+    node (``-[:REPORTS_TO*1..8]->``: "everyone who reports to X, directly or indirectly"; ``app.text2cypher.closures``).
     Such a relationship binds a list: no condition, property or count names it."""
 
     def arrow(self, var: str = "") -> str:

@@ -17,9 +17,9 @@ class Text2CypherConfig(ModeConfig):
     """Entity mentions linked per question (each may match several nodes)."""
     max_hops: int = Field(3, ge=1, le=4)
     """Longest path from a linked entity, in relationships."""
-    chain_hops: int = Field(8, ge=0, le=32)
+    closure_hops: int = Field(8, ge=0, le=32)
     """The most relationships of one type in a row a hop along a chain of one kind of node takes ("everyone who
-    reports to X, directly or indirectly": ``app.text2cypher.chains``); 0: no such hops."""
+    reports to X, directly or indirectly": ``app.text2cypher.closures``); 0: no such hops."""
     max_candidates: int = Field(5000, ge=1, le=200_000)
     """Bound on candidate queries per question (enumeration stops there and the trace says so)."""
     expand_beam: int = Field(64, ge=1, le=100_000)

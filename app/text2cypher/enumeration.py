@@ -35,7 +35,7 @@ from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.asks import about_the_graph, asked_kind, first_k, linked_names, stated_values
-from app.text2cypher.chains import chained, takes_chain
+from app.text2cypher.closures import closures, takes_closure
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -331,7 +331,7 @@ class Enumerator:
         lex = self.lex
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
-            if takes_chain(c):
+            if takes_closure(c):
                 return []
             async with sem:
                 left = deadline - time.monotonic()
@@ -353,7 +353,7 @@ class Enumerator:
             for h in either_way(hops_from_rows(rows, display), c.hops[-1].label if c.hops else c.anchor.label, lex):
                 if len(c.hops) >= 2 and c.hops[-1].rel_type == c.hops[-2].rel_type == h.rel_type:
                     continue  # turning back twice on one relationship type re-finds a shorter path's answers
-                out += [CandidateQuery(c.anchor, (*c.hops, h)), *chained(c, h, self.config.chain_hops)]
+                out += [CandidateQuery(c.anchor, (*c.hops, h)), *closures(c, h, self.config.closure_hops)]
             return out
 
         return list(await asyncio.gather(*(grow(c) for c in level)))

@@ -160,7 +160,7 @@ class Lexicon:
     """A pattern with ``{key}``: where a question asks for a property's values by its words."""
     kind_value_frame: str
     """A pattern with ``{kind}`` and ``{key}``: a kind's values named as one noun ("the network IPs")."""
-    chain_reading: str = ""
+    closure_reading: str = ""
     """Words after a relationship's that say a hop takes a chain of it (``Hop.closure``: "indirectly")."""
 
     # derived patterns (``load``)
@@ -357,7 +357,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             asking=_asking(data["questions"]),
             value_asked_frame=str(pat["value_asked"]),
             kind_value_frame=str(pat["kind_value_asked"]),
-            chain_reading=str(reading.get("chain", "")),
+            closure_reading=str(reading.get("closure", "")),
             compared=tuple(
                 (op, re.compile(r"(?:^|\W)(?:" + phrases + r")" + tail + "$", _CI))
                 for op, phrases in comparisons.items()

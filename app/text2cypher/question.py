@@ -154,9 +154,9 @@ class QuestionLiterals:
     """Whether it opens with "which": it asks to pick out which ones, answered by their names where they are picked
     by what they are linked to ("which movies did Lana Wachowski direct?"; ``answer_form``)."""
     asks_when: bool = False  # it opens with "when" ("since when"): a point in time (``answer_kind``, ``answer_form``)
-    chain: int = 0
-    """1 where it asks along a chain of one relationship ("directly or indirectly"; the lexicon's ``chain``), -1 where
-    for one step of it ("directly"), else 0: the ``chain`` feature."""
+    closure: int = 0
+    """1 where it asks along a chain of one relationship ("directly or indirectly"; the lexicon's ``closure``), -1 where
+    for one step of it ("directly"), else 0: the ``closure`` feature."""
     fronted: bool = False
     """Whether it opens with a phrase that sets the scene ("For the 3 questions with the most answers, list their
     tags"): what it asks for is each of those with its answers (``answer_form``)."""
@@ -295,7 +295,7 @@ def question_literals(question: str, lex: Lexicon | None = None) -> QuestionLite
     out.asks_who = P["opens_who"].match(bare) is not None
     out.asks_which = P["opens_which"].match(bare) is not None
     out.asks_when = P["opens_when"].match(bare) is not None
-    out.chain = 1 if P["chain"].search(bare) else -1 if P["direct"].search(bare) else 0
+    out.closure = 1 if P["closure"].search(bare) else -1 if P["direct"].search(bare) else 0
     variety = P["variety"].search(bare)
     out.asks_variety = variety is not None
     out.asks_frequency = P["frequency"].search(bare) is not None

@@ -326,10 +326,11 @@ def _time_superlative(order: str, lex: Lexicon) -> tuple[str, str]:
 
 def spelled_hops(hops: tuple[Hop, ...], lex: Lexicon) -> tuple[Hop, ...]:
     """The hops as a reading or a tune question words them: a hop along a chain says so after its relationship's
-    words ("reports to indirectly"; the lexicon's ``chain_reading``)."""
-    if not lex.chain_reading:
+    words ("reports to indirectly"; the lexicon's ``closure_reading``)."""
+    if not lex.closure_reading:
         return hops
-    return tuple(replace(h, rel_type=f"{h.rel_type} {lex.chain_reading}", closure=0) if h.closure else h for h in hops)
+    said = lex.closure_reading
+    return tuple(replace(h, rel_type=f"{h.rel_type} {said}", closure=0) if h.closure else h for h in hops)
 
 
 def spelled(c: CandidateQuery | Shape, lex: Lexicon) -> CandidateQuery | Shape:

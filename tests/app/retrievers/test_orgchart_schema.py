@@ -2,7 +2,7 @@
 showed: relationships between nodes of one kind (``REPORTS_TO`` between employees, ``PART_OF`` between units,
 ``REQUIRES`` between skills) are asked along their chains ("everyone who reports to X, directly or indirectly", "the
 units under X at any level", "all the prerequisites of X, including indirect ones"), which no path of single hops
-answers. A hop may now take such a chain (``Hop.closure``, ``app.text2cypher.chains``)."""
+answers. A hop may now take such a chain (``Hop.closure``, ``app.text2cypher.closures``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.shapes import UNLINKED, Filter, Shape
 from app.text2cypher import features
-from app.text2cypher.chains import chained
+from app.text2cypher.closures import closures
 from app.text2cypher.lexicon import load as load_lexicon
 from app.text2cypher.question import question_literals
 from app.text2cypher.reading import reading
@@ -24,11 +24,11 @@ NS = "orgchart_test"
 
 
 def row(c: CandidateQuery | Shape, question: str) -> float:
-    return features.compute([c], question, question_literals(question))[0]["chain"]
+    return features.compute([c], question, question_literals(question))[0]["closure"]
 
 
 def test_a_hop_between_nodes_of_one_kind_may_take_its_chain() -> None:
-    (chain,) = chained(CandidateQuery(BOSS, ()), UP, 8)
+    (chain,) = closures(CandidateQuery(BOSS, ()), UP, 8)
     assert chain.text == (
         'MATCH (x1:Employee {fullName: "Ada Okafor"})<-[:REPORTS_TO*1..8]-(x2:Employee) RETURN x2.fullName'
     )
@@ -37,22 +37,22 @@ def test_a_hop_between_nodes_of_one_kind_may_take_its_chain() -> None:
     assert two.where_conditions() == ["x2 <> x1", "x3 <> x1"]
     # not to another kind, not after a hop of the same type (that chain starts a node earlier), not twice, not with
     # a relationship that holds both ways, and not where enumeration is told so
-    assert chained(CandidateQuery(BOSS, ()), Hop("WORKS_IN", "out", "Unit", "unitName"), 8) == []
-    assert chained(CandidateQuery(BOSS, (UP,)), UP, 8) == []
-    assert chained(chain, Hop("MENTORS", "out", "Employee", "fullName"), 8) == []
-    assert chained(CandidateQuery(BOSS, ()), Hop("KNOWS", "both", "Employee", "fullName"), 8) == []
-    assert chained(CandidateQuery(BOSS, ()), UP, 0) == []
+    assert closures(CandidateQuery(BOSS, ()), Hop("WORKS_IN", "out", "Unit", "unitName"), 8) == []
+    assert closures(CandidateQuery(BOSS, (UP,)), UP, 8) == []
+    assert closures(chain, Hop("MENTORS", "out", "Employee", "fullName"), 8) == []
+    assert closures(CandidateQuery(BOSS, ()), Hop("KNOWS", "both", "Employee", "fullName"), 8) == []
+    assert closures(CandidateQuery(BOSS, ()), UP, 0) == []
 
 
 def test_the_reading_says_the_chain() -> None:
-    (chain,) = chained(CandidateQuery(BOSS, ()), UP, 8)
+    (chain,) = closures(CandidateQuery(BOSS, ()), UP, 8)
     said = reading(chain, load_lexicon())
     assert "reports to indirectly Ada Okafor" in said, said
     assert "indirectly" not in reading(CandidateQuery(BOSS, (UP,)), load_lexicon())
 
 
 def test_the_question_says_whether_it_asks_along_the_chain() -> None:
-    (chain,) = chained(CandidateQuery(BOSS, ()), UP, 8)
+    (chain,) = closures(CandidateQuery(BOSS, ()), UP, 8)
     assert row(chain, "Which employees report to Ada Okafor directly or indirectly?") == 1.0
     assert row(chain, "How many people are in Ada Okafor's team at any level?") == 1.0
     assert row(chain, "Who reports directly to Ada Okafor?") == -1.0
@@ -61,7 +61,7 @@ def test_the_question_says_whether_it_asks_along_the_chain() -> None:
     # nothing else asks along a chain: not the plural of a kind a relationship gives each node one of (a generated
     # benchmark asks "which 3 applications are instances of X" whatever the data holds)
     crm = CandidateQuery(Anchor("crm", "Application"), ())
-    (instances,) = chained(crm, Hop("INSTANCE", "out", "Application"), 8)
+    (instances,) = closures(crm, Hop("INSTANCE", "out", "Application"), 8)
     assert row(instances, "Which 3 applications are instances of the application 'crm'?") == -1.0
 
 
@@ -117,7 +117,7 @@ async def test_everyone_under_someone_at_any_level(container: Container) -> None
     assert not bad, bad[:5]
     rows = await container.graph.read(NS, chain)
     assert {r["x2.fullName"] for r in rows} == {"Carla Moreau", "Dmitri Petrov", "Elif Yilmaz", "Femi Adeyemi"}
-    assert e.features[texts.index(chain)]["chain"] == 1.0 and e.features[texts.index(step)]["chain"] == 0.0
+    assert e.features[texts.index(chain)]["closure"] == 1.0 and e.features[texts.index(step)]["closure"] == 0.0
     e = await t2c.enumerate(NS, "Who reports directly to Bruno Berg?")
     texts = [c.text for c in e.candidates]
-    assert e.features[texts.index(chain)]["chain"] == -1.0
+    assert e.features[texts.index(chain)]["closure"] == -1.0
