@@ -312,6 +312,11 @@ def specific_labels(labels: Iterable[str]) -> list[str]:
     return [x for x in visible_labels(labels) if x not in GENERIC_LABELS]
 
 
+def takes_closure(hops: Iterable[Hop]) -> bool:
+    """Whether a pattern's hops take a chain of a relationship (``Hop.closure``)."""
+    return any(h.closure for h in hops)
+
+
 def anchor_labels(labels: Sequence[str]) -> list[str]:
     """The labels a linked node is matched under in candidate queries: its specific ones, else what it has."""
     return specific_labels(labels) or list(labels) or [ENTITY_LABEL]

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.cypher.candidates import CandidateQuery, Hop
-from app.cypher.shapes import Shape
+from app.cypher.candidates import CandidateQuery, Hop, takes_closure
 from app.text2cypher.features import FOR, Facts, feature
 
 
@@ -24,21 +23,15 @@ def closures(c: CandidateQuery, hop: Hop, most: int) -> list[CandidateQuery]:
     and its last hop is of another type (after one of the same, the chain is the longer one from the node before);
     else nothing."""
     before = c.hops[-1].label if c.hops else c.anchor.label
-    if most < 1 or not hop.label or hop.label != before or hop.direction == "both" or takes_closure(c):
+    if most < 1 or not hop.label or hop.label != before or hop.direction == "both" or takes_closure(c.hops):
         return []
     if c.hops and c.hops[-1].rel_type == hop.rel_type:
         return []
     return [CandidateQuery(c.anchor, (*c.hops, replace(hop, closure=most)))]
 
 
-def takes_closure(c: CandidateQuery | Shape) -> bool:
-    """Whether the candidate's pattern has a hop along a chain (a path that does is extended no further: a read along
-    every chain of a dense graph's relationships costs what the question's other paths need)."""
-    return any(h.closure for h in c.hops)
-
-
 @feature("closure", FOR)
 def closure(f: Facts) -> int:
     """For a candidate with a hop along a chain: 1 where the question asks along one (``QuestionLiterals.closure``), -1
     otherwise (where it asks for one step, or says neither); 0 for a candidate without such a hop."""
-    return (f.lits.closure or -1) if takes_closure(f.candidate) else 0
+    return (f.lits.closure or -1) if takes_closure(f.candidate.hops) else 0

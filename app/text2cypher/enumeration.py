@@ -28,6 +28,7 @@ from app.cypher.candidates import (
     hops_from_rows,
     joins_from_rows,
     links_from_rows,
+    takes_closure,
 )
 from app.cypher.shapes import Shape
 from app.errors import AppError, DependencyError, QueryRejectedError
@@ -35,7 +36,7 @@ from app.stores.graph.base import GraphSchema, GraphStore
 from app.stores.graph.profile import SchemaProfiler
 from app.text2cypher import features, lexicon, rank
 from app.text2cypher.asks import about_the_graph, asked_kind, first_k, linked_names, stated_values
-from app.text2cypher.closures import closures, takes_closure
+from app.text2cypher.closures import closures
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
@@ -331,7 +332,7 @@ class Enumerator:
         lex = self.lex
 
         async def grow(c: CandidateQuery) -> list[CandidateQuery]:
-            if takes_closure(c):
+            if takes_closure(c.hops):  # a read along every chain of a dense graph costs what the other paths need
                 return []
             async with sem:
                 left = deadline - time.monotonic()

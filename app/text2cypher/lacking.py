@@ -23,8 +23,8 @@ def lacked_role(f: Facts) -> int:
     m, out = lits.match, 0
     for flt in c.filters:
         verb = term_words(flt.key)[:1] if flt.op == UNLINKED else []
-        named = [w for w in lits.negated if verb and not verb_lemmas(w) and m.names(verb[0], w)]
-        if named:  # the node does what the type says where the type leaves it (not one named in the passive)
+        named = next((w for w in lits.negated if verb and not verb_lemmas(w) and m.names(verb[0], w)), None)
+        if named is not None:  # the node does what the type says where the type leaves it (not one in the passive)
             does = (flt.value[0] == "out") != m.passive(flt.key)
-            out += 1 if does != m.is_doer(verb[0], named[0]) else -1
+            out += 1 if does != m.is_doer(verb[0], named) else -1
     return out

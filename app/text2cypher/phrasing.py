@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from app.cypher.candidates import CandidateQuery, goes_back
 from app.cypher.shapes import ABSENT, EXISTS, UNLINKED, Filter, Shape
 from app.text import STOPWORDS, surface
 from app.text import identifier_words as words
 from app.text2cypher.lexicon import Lexicon
-from app.text2cypher.reading import filter_reading, flag_text, read_path, shape_time_order, spelled_hops, with_article
+from app.text2cypher.reading import filter_reading, flag_text, read_path, shape_time_order, spelled, with_article
 
 
 def pick(rng: random.Random, options: Sequence[str]) -> str:
@@ -49,7 +48,7 @@ def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
     genre are the movies starred by X"), and one that turns back as sharing ("which movies have the same director as
     X?")."""
     q = lex.asking
-    c = replace(c, hops=spelled_hops(c.hops, lex))
+    c = spelled(c, lex)
     said = {h.rel_type: relation_phrase(h.rel_type, rng) for h in c.hops}
     hops = [(said[h.rel_type], h.direction, words(h.label) if h.label else rng.choice(q.unknown_kind)) for h in c.hops]
     phrases = read_path(surface(c.anchor.name or ""), hops)
@@ -128,7 +127,7 @@ def _linked_time_phrase(s: Shape, when: str, rng: random.Random, lex: Lexicon) -
 def shape_question(s: Shape, rng: random.Random, lex: Lexicon) -> str:
     """A question whose answer is what the shape returns, in a frame drawn from the lexicon."""
     q = lex.asking
-    s = replace(s, path=replace(s.path, hops=spelled_hops(s.path.hops, lex)))
+    s = spelled(s, lex)
     kind = words(s.path.node_kind(s.target)[0])
     form: str = "list_k" if s.kind == "list" and s.limit else "group_avg" if s.kind == "group" and s.prop else s.kind
     if s.prop_var is not None and s.kind == "top":  # ordered by a linked node's property: "which person directed

@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, overload
 
 from lemminflect import getInflection
 
-from app.cypher.candidates import Anchor, CandidateQuery, Direction, Hop, goes_back
+from app.cypher.candidates import Anchor, CandidateQuery, Direction, goes_back, takes_closure
 from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Filter, Shape
 from app.text import FUNCTION_WORDS, surface
 from app.text import identifier_words as words
@@ -324,22 +324,19 @@ def _time_superlative(order: str, lex: Lexicon) -> tuple[str, str]:
     return when, ", ".join(w for w in lex.time_words[order] if w != when)
 
 
-def spelled_hops(hops: tuple[Hop, ...], lex: Lexicon) -> tuple[Hop, ...]:
-    """The hops as a reading or a tune question words them: a hop along a chain says so after its relationship's
-    words ("reports to indirectly"; the lexicon's ``closure_reading``)."""
-    if not lex.closure_reading:
-        return hops
-    said = lex.closure_reading
-    return tuple(replace(h, rel_type=f"{h.rel_type} {said}", closure=0) if h.closure else h for h in hops)
-
-
+@overload
+def spelled(c: CandidateQuery, lex: Lexicon) -> CandidateQuery: ...
+@overload
+def spelled(c: Shape, lex: Lexicon) -> Shape: ...
 def spelled(c: CandidateQuery | Shape, lex: Lexicon) -> CandidateQuery | Shape:
-    """The candidate with its hops as ``spelled_hops`` words them."""
-    if not any(h.closure for h in c.hops):
+    """The candidate as a reading or a tune question words it: a hop along a chain says so after its relationship's
+    words ("reports to indirectly"; the lexicon's ``closure_reading``)."""
+    if not lex.closure_reading or not takes_closure(c.hops):
         return c
-    if isinstance(c, Shape):
-        return replace(c, path=replace(c.path, hops=spelled_hops(c.path.hops, lex)))
-    return replace(c, hops=spelled_hops(c.hops, lex))
+    path = c.path if isinstance(c, Shape) else c
+    said = lex.closure_reading
+    hops = tuple(replace(h, rel_type=f"{h.rel_type} {said}", closure=0) if h.closure else h for h in path.hops)
+    return replace(c, path=replace(path, hops=hops)) if isinstance(c, Shape) else replace(c, hops=hops)
 
 
 def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
