@@ -12,4 +12,4 @@
 What this package must not do: import the retrievers, the service or any graph's words.
 """
 
-from app.text2cypher import asked, closures, lacking, ordered  # noqa: F401  (register their features beside those of ``features``)
+from app.text2cypher import asked, closures, lacking, ordered, said  # noqa: F401  (register their features beside those of ``features``)

@@ -1,7 +1,7 @@
 """Features of what the question asks for that a candidate's pattern holds or lacks: the kind of answer a "who"
 asks for, kinds only negated words name, aggregates asked or not, the property a number is a value of, ends of the
-pattern nothing asks for, answers the question already states, counts for each of something, the entity named after
-"by" doing what the pattern says. Registered with
+pattern nothing asks for, answers the question already states, counts for each of something (and in ``said``: the
+entity named after "by" doing what the pattern says). Registered with
 :func:`app.text2cypher.features.feature` when ``features`` is imported.
 """
 
@@ -11,14 +11,14 @@ import functools
 
 from app.cypher.candidates import CandidateQuery
 from app.cypher.shapes import AGGREGATES, Shape
-from app.text import identifier_words
 from app.text2cypher.asks import counted_kinds, superlative_value
 from app.text2cypher.counting import grouped
 from app.text2cypher.features import AGAINST, FOR, Facts, feature, quantity_asked
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import acts
-from app.text2cypher.said import said_before, said_by
-from app.text2cypher.words import identity_terms, relationship_terms, stem_match, term_words, verb_lemmas
+from app.text2cypher.said import lone_verb
+from app.text2cypher.terms import identity_terms, relationship_terms
+from app.text2cypher.words import stem_match, term_words
 
 
 @feature("nameless_who", AGAINST)
@@ -206,13 +206,16 @@ def label_missed(f: Facts) -> int:
 def echoed_answer(f: Facts) -> int:
     """1 for answers a condition or the linked anchor pins to a value the question states: a list of display values
     ("who does 'Steven' report to?" answered by the employees named Steven; or those ranked by a count or a
-    measure: the router named 'DC1-R-1' with the most interfaces) or the values of a property ("which professors
-    have the rank Associate?" answered by the rank "Associate" of the professors holding it): the question already
-    holds that answer."""
-    c = f.candidate
+    measure: the router named 'DC1-R-1' with the most interfaces), a count of them where the question counts
+    something else ("how many citations does 'X' have" answered by how many papers named 'X' cite one: one; not "how
+    many employees are named Steven") or the values of a property ("which professors have the rank Associate?"
+    answered by the rank "Associate" of the professors holding it): the question already holds that answer."""
+    c, lits = f.candidate, f.lits
     if not isinstance(c, Shape):
         return 0
-    if c.kind in ("list", "group", "top"):  # the one node of that name, ranked among itself
+    label = c.path.node_kind(c.target)[0]
+    other = c.kind == "count" and not c.prop and lits.asks_count and not lits.match.named(label, lits.heads[:1])
+    if c.kind in ("list", "group", "top") or other:  # the one node of that name, ranked among itself or counted
         key = c.path.node_kind(c.target)[1]
     elif c.kind == "attr" and c.prop and c.prop_on is None and c.prop_var in (None, c.target) and not c.paired:
         key = c.prop
@@ -246,51 +249,6 @@ def limit_kind(f: Facts) -> int:
         return 0
     limited = c.path.node_kind((c.ordered_by() or c.target) if c.is_staged else c.target)[0]
     return int(bool(counted_kinds(lits, c.limit) - {limited}))
-
-
-@feature("agent_by", FOR)
-def agent_by(f: Facts) -> int:
-    """For a pattern starting at an entity the question names right after "by" ("posts by paulo66", "questions asked
-    by user 'X'", "movies directed by X"): +1 where that entity does what the pattern's first relationship says (it
-    starts a verb's relationship, ``WROTE``; or ends a passive one, ``DIRECTED_BY``), -1 where it has it done to it
-    ("posts that mention paulo66"). 0 for a noun's relationship (``AUTHOR``, ``HAS_GENRE``: which end does it is the
-    noun's business) and where no "by" comes before the entity. Likewise the entity named right after "from" or "to"
-    (the lexicon's ``away`` and ``toward``) of a relationship named for where it goes or comes from: "transferred from
-    X" starts ``TRANSFERRED_TO`` at X, "transferred to X" ends it there (``BOUGHT_FROM`` the other way round). And
-    the entity right before the verb of the first relationship (``said_before``): -1 where the pattern has it the
-    wrong way round ("how many characters did X kill" has X do it, "X was killed by" has it done to X; a relationship
-    that holds both ways is neither), and no +1 the right way, which would favour that relationship over others
-    ("what position does X play" asks for no team X plays for)."""
-    c, lits = f.candidate, f.lits
-    path = c if isinstance(c, CandidateQuery) else c.path
-    if path.anchor.name is None or not path.hops:
-        return 0
-    hop, lex = path.hops[0], lits.lex
-    last = (identifier_words(hop.rel_type).split() or [""])[-1]
-    if (last in lex.toward or last in lex.away) and hop.direction in ("out", "in"):
-        for words, starts in ((lex.away, last in lex.toward), (lex.toward, last in lex.away)):
-            if said_by(f.question, path.anchor.name, tuple(words)):  # "from X" of ``SENT_TO``: X starts it
-                return 1 if (hop.direction == "out") == starts else -1
-    if not (lits.match.passive(hop.rel_type) or acts(hop.rel_type)):
-        return 0
-    if said_by(f.question, path.anchor.name, tuple(lex.passive)):
-        return 1 if lits.match.doer(hop, 1) == 1 else -1
-    verb = said_before(f.question, path.anchor.name)  # "how many characters did X kill", "X was killed by whom"
-    first = term_words(hop.rel_type)[:1]
-    if verb is None or hop.direction == "both" or not first or not verb_lemmas(verb[0]):  # "'X' router": no verb
-        return 0
-    if not lits.match.names(first[0], verb[0]) or (verb[1] and not lone_verb(hop.rel_type)):
-        return 0  # "is X headquartered in": X starts ``HEADQUARTERED_IN`` all the same
-    # -1 the wrong way round; the right way is no better than another relationship ("what position does X play":
-    # ``POSITION``, not ``PLAYS_FOR``)
-    return 0 if (lits.match.doer(hop, 1) == 1) != verb[1] else -1
-
-
-def lone_verb(rel: str) -> bool:
-    """Whether a relationship type is a verb alone (``KILLED``, not ``HEADQUARTERED_IN``): said in the passive, its
-    subject is the node it points to ("X was killed"); a verb with its preposition reads as the state of its start
-    ("X is headquartered in", "who was born in")."""
-    return len(identifier_words(rel).split()) == 1
 
 
 @feature("answer_kind", FOR)

@@ -18,7 +18,8 @@ from app.stores.graph.profile import identifying_words, year_start
 from app.text2cypher.profiles import YEAR_RANGE, Profiles, Property
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import num
-from app.text2cypher.words import own_key, term_words
+from app.text2cypher.terms import own_key
+from app.text2cypher.words import term_words
 
 UNIX_EPOCH_YEAR = 1970
 """The year Unix time counts from: no earlier year is a condition on a property held as Unix time."""

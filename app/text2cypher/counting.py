@@ -15,7 +15,8 @@ from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.profiles import Profiles
 from app.text2cypher.question import QuestionLiterals
 from app.text2cypher.reading import REVERSED
-from app.text2cypher.words import own_key, term_words
+from app.text2cypher.terms import own_key
+from app.text2cypher.words import term_words
 
 
 def by_count(

@@ -32,6 +32,7 @@ from app.text2cypher.counting import (
 from app.text2cypher.measures import attributes, commons, either_way, measures, pinned, schema_counts, value_counts
 from app.text2cypher.profiles import Profiles, Property, PropertyProfiles
 from app.text2cypher.question import QuestionLiterals
+from app.text2cypher.terms import lexical_overlap
 from app.text2cypher.words import term_words
 
 ANCHORED_CONDITIONED = 3
@@ -375,14 +376,14 @@ def _staged_or_not(s: Shape, lits: QuestionLiterals) -> list[Shape]:
 
 def within_budget(shapes: list[Shape], lits: QuestionLiterals, budget: int, prior: Prior | None = None) -> list[Shape]:
     """The shapes anchored at a linked entity, and the ``budget`` label-anchored ones whose labels, relationship
-    types and properties the question names most (``Matcher.lexical_overlap``; ties: the higher ``prior``, what the
+    types and properties the question names most (``terms.lexical_overlap``; ties: the higher ``prior``, what the
     ranking features say before the cross-encoder has read anything, then the smaller shape, then enumeration
     order), in enumeration order. The cross-encoder reads every base shape otherwise: on a schema of 17 labels some
     1,200 a question, five seconds on this CPU, most of them about labels the question never names."""
     free = [i for i, c in enumerate(shapes) if c.anchor.name is None]
     if len(free) <= budget:
         return shapes
-    overlap = {i: lits.match.lexical_overlap(shapes[i], lits.words) for i in free}
+    overlap = {i: lexical_overlap(lits.match, shapes[i], lits.words) for i in free}
     cut = sorted(overlap.values(), reverse=True)[budget - 1] if budget > 0 else max(overlap.values()) + 1
     tied = [i for i in free if overlap[i] == cut]  # only the shapes at the cut need the prior to break their tie
     before = dict.fromkeys(free, 0.0)

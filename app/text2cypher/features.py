@@ -20,17 +20,8 @@ from app.cypher.shapes import ABSENT, EXISTS, MOD, UNLINKED, Shape
 from app.text import phrase_at
 from app.text2cypher.counting import grouped
 from app.text2cypher.question import BOUNDS, QuestionLiterals
-from app.text2cypher.words import (
-    content_words,
-    identity_terms,
-    key_terms,
-    kind_nouns,
-    label_echoes,
-    noun_lemmas,
-    prop_term,
-    relationship_terms,
-    term_words,
-)
+from app.text2cypher.terms import identity_terms, key_terms, label_echoes, prop_term, relationship_terms
+from app.text2cypher.words import content_words, kind_nouns, noun_lemmas, term_words
 
 Candidate = CandidateQuery | Shape
 

@@ -16,7 +16,8 @@ from app.text2cypher.conditions import said_property
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.profiles import Profiles, Property
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.words import kind_nouns, noun_lemmas, prop_term
+from app.text2cypher.terms import prop_term
+from app.text2cypher.words import kind_nouns, noun_lemmas
 
 
 def measures(path: CandidateQuery, t: int, profiles: Profiles, ks: list[int | None], timed: bool) -> list[Shape]:

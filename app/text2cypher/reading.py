@@ -41,15 +41,18 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
       (``acts``) ``X -acted_in-> ?`` is "movie that X acted in";
     * a hop either way (``both``) reads as one entering: "artist collaborated with X";
     * a hop that turns straight back along the relation it came by reads as sharing: ``X -r-> v <-r- ?`` is "other
-      movie with the same r as X", ``X <-r- v -r-> ?`` is "other person r of the same movie as X" (not twice in a
-      row: the second turn-back reads as a plain hop).
+      movie with the same r as X" (of a verb's: "other person that acted in the same movie as X"), ``X <-r- v -r->
+      ?`` is "other person r of the same movie as X" (not twice in a row: the second turn-back reads as a plain
+      hop).
     """
     phrases = [start]
     shared = False
     for i, (name, d, kind) in enumerate(hops):
         what = kind or "entity"
         back = i > 0 and not shared and hops[i - 1][0] == name and goes_back(hops[i - 1][1], d)
-        if back and d == "in":
+        if back and d == "in" and acts(name):  # "other researcher that wrote the same paper as X"
+            phrase = f"other {what} that {words(name)} the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
+        elif back and d == "in":
             phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
         elif back:
             phrase = f"other {what} {words(name)} of the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from lemminflect import getAllLemmas, getAllLemmasOOV, getInflection
 
-from app.cypher.candidates import CandidateQuery, Hop
+from app.cypher.candidates import Hop
 from app.cypher.shapes import Filter, Shape
 from app.text import FUNCTION_WORDS, identifier_words
 from app.text2cypher.lexicon import Lexicon
@@ -83,87 +83,18 @@ def kind_nouns(labels: Iterable[str]) -> frozenset[str]:
     return frozenset(n[-1] for lab in labels if lab and (n := label_nouns(lab)))
 
 
-def schema_terms(c: CandidateQuery | Shape) -> list[str]:
-    """The relationship types and property keys a candidate uses (what it says about the graph, beyond labels), one
-    entry per use: a relationship type on two hops is there twice. A node's property key is there without the words
-    it repeats of the node's label (``own_key``). The keys that pick out a stated node are ``identity_terms``."""
-    return relationship_terms(c) + key_terms(c)
-
-
-def relationship_terms(c: CandidateQuery | Shape) -> list[str]:
-    """The relationship types of ``schema_terms``: each hop's, and those a shape takes beside its first (``also``)."""
-    return [h.rel_type for h in c.hops] + (list(c.also) if isinstance(c, Shape) else [])
-
-
-def key_terms(c: CandidateQuery | Shape) -> list[str]:
-    """The property keys of ``schema_terms``: its conditions' (but those that pick out a stated node) and the one it
-    aggregates or orders by."""
-    if not isinstance(c, Shape):
-        return []
-
-    def label(var: int) -> str:
-        return c.path.node_kind(var)[0]
-
-    terms = [f.key if f.edge else own_key(f.key, label(f.var)) for f in c.filters if not picks(f)]
-    if c.prop:
-        terms.append(prop_term(c))
-    return terms
-
-
-def prop_term(c: Shape) -> str:
-    """The words the shape's ``prop`` says: a relationship's key as it is, a node's beyond its label's
-    (``own_key``)."""
-    assert c.prop is not None
-    return c.prop if c.prop_on is not None else own_key(c.prop, c.path.node_kind(c.prop_var or c.target)[0])
-
-
-@functools.lru_cache(maxsize=4096)
-def own_key(key: str, label: str) -> str:
-    """A property key as the words it says beyond its label's (``customerID`` of a ``Customer`` is an "id": the word
-    "customers" names the label, not the key; ``deptCode`` of a ``Department`` a "code": a word sharing a stem with
-    the label's is the label's); the key itself where it says nothing more."""
-    mine = term_words(label) if label else ()
-    own = [w for w in term_words(key) if not any(stem_match(w, m) for m in mine)]
-    return " ".join(own) if own and len(own) < len(term_words(key)) else key
-
-
-def identity_terms(c: CandidateQuery | Shape) -> list[str]:
-    """The property keys by which a candidate picks out the nodes a question states: a linked anchor's key
-    (``{ip: "10.2.8.254"}``) and the key of a condition equal to a stated text (``WHERE x2.ip = "10.2.8.254"``), one
-    entry per use. The two are one reading of "the interface with IP 10.2.8.254", so they count alike: named when a
-    question word names the key ("with IP ..."), and no miss when none does (a question rarely says "with name")."""
-    path = c if isinstance(c, CandidateQuery) else c.path
-    terms = [a.key for _, a in path.linked()]
-    if isinstance(c, Shape):
-        terms += [f.key for f in c.filters if picks(f)]
-    return terms
-
-
-def label_echoes(c: CandidateQuery | Shape) -> set[str]:
-    """The property keys a shape uses on a node whose label is the same words (a rack's ``rack``, a zone's
-    ``zone``): the word "racks" names the racks, not their ``rack`` numbers, so such a use is neither named nor
-    unnamed (``schema_named``)."""
-    if not isinstance(c, Shape):
-        return set()
-    uses = [(f.key, f.var) for f in c.filters if not f.edge]
-    if c.prop and c.prop_on is None:
-        uses.append((c.prop, c.prop_var or c.target))
-    out = set()
-    for key, var in uses:
-        label = c.path.node_kind(var)[0] if 1 <= var <= len(c.hops) + 1 else ""
-        if label and term_words(key) == term_words(label):
-            out.add(key)
-    return out
+def held_words(s: Shape, var: int) -> list[str]:
+    """The values of one word a shape holds node ``x{var}`` to by a linked value or an equality condition on a
+    property other than its display value (a venue's ``kind`` "conference")."""
+    display = s.path.node_kind(var)[1]
+    held = [a.name for v, a in s.path.linked() if v == var and a.key != display and a.name]
+    held += [f.value for f in s.filters if picks(f) and f.var == var and f.key != display]
+    return [v for v in held if v.isalpha()]
 
 
 def picks(f: Filter) -> bool:
     """A condition that a node's property equals a text: the question states that node (``identity_terms``)."""
     return f.op == "=" and not f.edge and not f.listed and isinstance(f.value, str)
-
-
-def shape_terms(c: Shape) -> list[str]:
-    """The labels, relationship types and property keys a shape names."""
-    return [lab for lab in c.path.labels() if lab] + schema_terms(c) + [f.key for f in c.filters if picks(f)]
 
 
 class Matcher:
@@ -298,11 +229,6 @@ class Matcher:
                 out.append(min(kinds)[1])
         return tuple(out)
 
-    def lexical_overlap(self, c: Shape, qwords: Sequence[str]) -> int:
-        """How many of the question's words name one of the shape's labels, relationship types or property keys."""
-        tw = {w for t in shape_terms(c) for w in term_words(t)}
-        return sum(1 for q in dict.fromkeys(qwords) if any(self.names(w, q) for w in tw))
-
     def doer(self, hop: Hop, i: int) -> int:
         """The node of hop ``i`` (between ``x{i}`` and ``x{i+1}``) that does what its relationship type says: the
         node it starts at, or the one it points to where the type is named in the passive (the lexicon's
@@ -323,9 +249,13 @@ class Matcher:
         a form of ("which city" for what ``HOME_CITY`` points to, "what genres" for ``HAS_GENRE``'s: a noun names what
         it points to, so "which city is X in" asks for no club with a home city; a verb's form is no such noun:
         "answers" names no end of ``ANSWERED``). Only for the noun a "which" / "what" opens on (``wh_kind``): in
-        "where was the spouse of X born" the word "spouse" names what the question starts from."""
+        "where was the spouse of X born" the word "spouse" names what the question starts from. That noun names the node
+        a condition holds to a value of one word it is a form of, too ("at which conferences": the venues of kind
+        "conference"; "the academic descendants of X" names no institution of sector "academic")."""
         kind = s.path.node_kind(var)[0]
         if label and kind and self.named(kind, heads):
+            return True
+        if label and nouns and any(v.lower() in noun_lemmas(h) for v in held_words(s, var) for h in heads):
             return True
         for i, hop in enumerate(s.hops, start=1):
             words = term_words(hop.rel_type)

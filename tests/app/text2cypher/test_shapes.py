@@ -1218,7 +1218,8 @@ def test_tuning_states_an_ordering_by_a_linked_node() -> None:
 
 
 def test_schema_words_the_question_mentions() -> None:
-    from app.text2cypher.words import matcher, schema_terms
+    from app.text2cypher.terms import schema_terms
+    from app.text2cypher.words import matcher
 
     mentions = matcher(EN).mentions
 
@@ -1345,6 +1346,7 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
     """Past ``shape_budget``, the label-anchored shapes whose labels, relationship types and properties the question
     names least are dropped; those anchored at a linked entity always stay; the order is the enumeration's."""
     from app.text2cypher.enumerate_shapes import within_budget
+    from app.text2cypher.terms import lexical_overlap
 
     critic = Anchor(None, "Critic", "name")
     reviewed = CandidateQuery(critic, (Hop("REVIEWED", "out", "Book", "title"),))
@@ -1357,7 +1359,7 @@ def test_the_shape_budget_keeps_what_the_question_names() -> None:
         Shape(CandidateQuery(BOOK, ()), 1, "list"),
     ]
     lits = question_literals("Which 3 books have the most pages?")
-    assert [lits.match.lexical_overlap(s, lits.words) for s in shapes] == [0, 2, 1, 1, 1]
+    assert [lexical_overlap(lits.match, s, lits.words) for s in shapes] == [0, 2, 1, 1, 1]
     kept = within_budget(shapes, lits, 2)
     # the two label-anchored shapes that name "books" and "pages" most (the smaller of the ties), and the entity's
     assert kept == [shapes[1], shapes[3], shapes[4]]
@@ -1988,7 +1990,7 @@ def test_the_top_k_of_a_dated_kind_with_a_valued_condition_are_the_latest() -> N
 def test_a_key_is_named_by_the_words_it_says_beyond_its_label() -> None:
     """``customerID`` of a ``Customer`` is an id: "customers" names the label, not the key (``own_key``); a schema
     word of two letters is named by itself or its plural ("IPs" names ``ip``), not by a word it begins."""
-    from app.text2cypher.words import own_key
+    from app.text2cypher.terms import own_key
 
     assert own_key("customerID", "Customer") == "id" and own_key("productName", "Product") == "name"
     assert own_key("unitPrice", "Product") == "unitPrice" and own_key("rack", "Rack") == "rack"
