@@ -50,12 +50,13 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]]) -> list[st
     for i, (name, d, kind) in enumerate(hops):
         what = kind or "entity"
         back = i > 0 and not shared and hops[i - 1][0] == name and goes_back(hops[i - 1][1], d)
+        between = (hops[i - 1][2] or "entity") if back else ""  # the kind of the node both ends share
         if back and d == "in" and acts(name):  # "other researcher that wrote the same paper as X"
-            phrase = f"other {what} that {words(name)} the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
+            phrase = f"other {what} that {words(name)} the same {between} as {phrases[-2]}"
         elif back and d == "in":
             phrase = f"other {what} with the same {words(name)} as {phrases[-2]}"
         elif back:
-            phrase = f"other {what} {words(name)} of the same {hops[i - 1][2] or 'entity'} as {phrases[-2]}"
+            phrase = f"other {what} {words(name)} of the same {between} as {phrases[-2]}"
         elif d == "out" and acts(name):  # "movie that Tom Hanks acted in", not "acted in of Tom Hanks"
             phrase = f"{what} that {phrases[-1]} {words(name)}"
         elif d == "out":

@@ -63,7 +63,7 @@ def agent_by(f: Facts) -> int:
     if held is None:
         return 0
     name, i, at_start = held
-    hop, lex = (c if isinstance(c, CandidateQuery) else c.path).hops[i - 1], lits.lex
+    hop, lex = c.hops[i - 1], lits.lex
     entity = i if at_start else i + 1  # the entity's node in hop i (between x{i} and x{i+1})
     starts_hop = (hop.direction == "out") == at_start  # the entity is where the relationship starts
     last = (identifier_words(hop.rel_type).split() or [""])[-1]
