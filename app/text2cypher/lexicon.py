@@ -161,7 +161,11 @@ class Lexicon:
     kind_value_frame: str
     """A pattern with ``{kind}`` and ``{key}``: a kind's values named as one noun ("the network IPs")."""
     closure_reading: str = ""
-    """Words after a relationship's that say a hop takes a chain of it (``Hop.closure``: "indirectly")."""
+    """Words after a relationship's that say a hop takes a chain of it (``Hop.closure``: "indirectly"), in ``tune``'s
+    questions."""
+    closure_after: str = ""
+    """Words after a reading that say its path takes a chain of a relationship ("... at any level, directly or
+    indirectly")."""
 
     # derived patterns (``load``)
     compared: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -358,6 +362,7 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             value_asked_frame=str(pat["value_asked"]),
             kind_value_frame=str(pat["kind_value_asked"]),
             closure_reading=str(reading.get("closure", "")),
+            closure_after=str(reading.get("closure_after", "")),
             compared=tuple(
                 (op, re.compile(r"(?:^|\W)(?:" + phrases + r")" + tail + "$", _CI))
                 for op, phrases in comparisons.items()

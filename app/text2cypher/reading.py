@@ -346,8 +346,17 @@ def spelled(c: CandidateQuery | Shape, lex: Lexicon) -> CandidateQuery | Shape:
 def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     """The candidate's path as a question would phrase it (``read_path``), with the kind of the
     answer: "release year of entity written by Kismet", "person directed by of Kismet (person)"; a shape as
-    ``shape_reading`` reads it."""
-    c = spelled(c, lex)
+    ``shape_reading`` reads it; a path that takes a chain of a relationship says so after it all (the lexicon's
+    ``closure_after``: "disease subtype of cancer (disease) at any level, directly or indirectly")."""
+    if lex.closure_after and takes_closure(c.hops):
+        path = c.path if isinstance(c, Shape) else c
+        hops = tuple(replace(h, closure=0) for h in path.hops)
+        plain = replace(c, path=replace(path, hops=hops)) if isinstance(c, Shape) else replace(c, hops=hops)
+        return f"{_reading(plain, lex)} {lex.closure_after}"
+    return _reading(spelled(c, lex), lex)
+
+
+def _reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     if isinstance(c, Shape):
         return shape_reading(c, lex)
     name = anchor_text(c.anchor)
