@@ -53,13 +53,24 @@ class BuiltOnce(Generic[T]):
     def __init__(self) -> None:
         self._values: dict[str, T] = {}
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._generation: dict[str, int] = defaultdict(int)
 
     def invalidate(self, key: str) -> None:
         self._values.pop(key, None)
+        self._generation[key] += 1
+
+    def built(self, key: str) -> bool:
+        return key in self._values
 
     async def get(self, key: str, build: Callable[[], Awaitable[T]]) -> T:
+        """The value of ``key``, built now if it is not kept. One invalidated while it was being built (an ingest
+        that ended meanwhile) is returned to its callers but not kept: the next call builds it again."""
         if key not in self._values:
             async with self._locks[key]:
                 if key not in self._values:
-                    self._values[key] = await build()
+                    generation = self._generation[key]
+                    value = await build()
+                    if self._generation[key] != generation:
+                        return value
+                    self._values[key] = value
         return self._values[key]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -176,6 +177,31 @@ class Container:
             notes=notes,
             cache=cache,
         )
+
+    async def prewarm(self, limit: int) -> list[str]:
+        """Build, one namespace after another (up to ``limit`` of them, by name), the schema profile, the entity
+        linker's name index and each mode's tables (``BaseRetriever.prepare``), so that a first question does not
+        wait for them; a namespace that fails is logged and skipped. Returns the namespaces prepared."""
+        done: list[str] = []
+        if limit <= 0:
+            return done
+        try:
+            namespaces = sorted(await self.graph.namespaces())[:limit]
+        except Exception as exc:  # the store is not answering: built on first use
+            log.warning("pre-warm skipped: the graph store's namespaces could not be read (%r)", exc)
+            return done
+        for ns in namespaces:
+            t0 = time.perf_counter()
+            try:
+                await self.deps.linker.index(ns)
+                for r in self.retrievers.values():
+                    await r.prepare(ns)
+            except Exception as exc:  # built on first use instead
+                log.warning("pre-warm of namespace %r failed (%r); it is built on first use", ns, exc)
+                continue
+            log.info("pre-warmed namespace %r in %.1f s", ns, time.perf_counter() - t0)
+            done.append(ns)
+        return done
 
     async def close(self) -> None:
         await self.ingestor.close()  # ingests still running are left interrupted, for the next start to finish

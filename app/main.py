@@ -382,14 +382,16 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         app.state.container = c
         app.state.limiter.client = c.cache.client if c.cache is not None else None  # one window for all replicas
         recovery = asyncio.create_task(c.ingestor.recover_forever())  # ingests a crash or a stop cut off
+        warm = asyncio.create_task(c.prewarm(settings.server.prewarm_namespaces))  # readiness does not wait
         app.state.tune_jobs = TuneJobs(c)
         try:
             yield
         finally:
             await app.state.tune_jobs.close()
-            recovery.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await recovery
+            for task in (warm, recovery):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             app.state.container = None
             if owned:
                 await c.close()

@@ -135,6 +135,9 @@ class Retriever(ABC, Generic[ConfigT, TraceT]):
     def invalidate(self, namespace: str) -> None:
         """Drop anything cached about ``namespace`` (called after every ingest into it)."""
 
+    async def prepare(self, namespace: str) -> None:
+        """Build what the mode keeps about ``namespace`` before a question needs it (start-up's pre-warm)."""
+
     def required_modes(self) -> Sequence[str]:
         """Other modes this one calls (checked at start-up: they must be enabled)."""
         return ()

@@ -192,6 +192,10 @@ class EntityLinker:
     def invalidate(self, namespace: str) -> None:
         self._indexes.invalidate(namespace)
 
+    def indexed(self, namespace: str) -> bool:
+        """Whether the namespace's name index is built (and current)."""
+        return self._indexes.built(namespace)
+
     async def index(self, namespace: str) -> NameIndex:
         return await self._indexes.get(namespace, lambda: self._build_index(namespace))
 

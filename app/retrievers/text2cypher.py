@@ -181,6 +181,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         """The graph schema the untuned model's prompt shows."""
         return await self._schemas.get(namespace, lambda: self.deps.graph.schema(namespace))
 
+    async def prepare(self, namespace: str) -> None:
+        await self.profiles.get(namespace, await self.schema(namespace))
+        await self.enumerator.display(namespace)
+
     # --- steps 1 + 2 ------------------------------------------------------------------------------------------
     async def candidates(
         self, namespace: str, question: str, ctx: RunContext[Text2CypherTrace] | None = None
