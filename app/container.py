@@ -81,6 +81,8 @@ class Container:
     """Start-up facts worth showing to operators (e.g. which reranker is in use)."""
     cache: ResultCache | None = None
     """Result cache of /retrieve and /ask (None: ``cache.backend=off``)."""
+    warming: set[asyncio.Task[bool]] = field(default_factory=set)
+    """Namespaces being prepared in the background after an ingest (``warm_later``)."""
 
     @property
     def graph(self) -> GraphStore:
@@ -179,31 +181,42 @@ class Container:
         )
 
     async def prewarm(self, limit: int) -> list[str]:
-        """Build, one namespace after another (up to ``limit`` of them, by name), the schema profile, the entity
-        linker's name index and each mode's tables (``BaseRetriever.prepare``), so that a first question does not
-        wait for them; a namespace that fails is logged and skipped. Returns the namespaces prepared."""
-        done: list[str] = []
+        """Prepare (``prepare``), one namespace after another, up to ``limit`` of them by name, so that a first
+        question does not wait for their tables. Returns the namespaces prepared."""
         if limit <= 0:
-            return done
+            return []
         try:
             namespaces = sorted(await self.graph.namespaces())[:limit]
         except Exception as exc:  # the store is not answering: built on first use
             log.warning("pre-warm skipped: the graph store's namespaces could not be read (%r)", exc)
-            return done
-        for ns in namespaces:
-            t0 = time.perf_counter()
-            try:
-                await self.deps.linker.index(ns)
-                for r in self.retrievers.values():
-                    await r.prepare(ns)
-            except Exception as exc:  # built on first use instead
-                log.warning("pre-warm of namespace %r failed (%r); it is built on first use", ns, exc)
-                continue
-            log.info("pre-warmed namespace %r in %.1f s", ns, time.perf_counter() - t0)
-            done.append(ns)
-        return done
+            return []
+        return [ns for ns in namespaces if await self.prepare(ns)]
+
+    async def prepare(self, namespace: str) -> bool:
+        """Build the namespace's schema profile, the entity linker's name index and each mode's tables
+        (``BaseRetriever.prepare``); one that fails is logged and left to be built on first use."""
+        t0 = time.perf_counter()
+        try:
+            await self.deps.linker.index(namespace)
+            for r in self.retrievers.values():
+                await r.prepare(namespace)
+        except Exception as exc:  # built on first use instead
+            log.warning("pre-warm of namespace %r failed (%r); it is built on first use", namespace, exc)
+            return False
+        log.info("pre-warmed namespace %r in %.1f s", namespace, time.perf_counter() - t0)
+        return True
+
+    def warm_later(self, namespace: str) -> None:
+        """``prepare`` the namespace in a task of its own (an ingest's ``on_change``: the ingest is acknowledged
+        without waiting for it)."""
+        task = asyncio.ensure_future(self.prepare(namespace))
+        self.warming.add(task)
+        task.add_done_callback(self.warming.discard)
 
     async def close(self) -> None:
+        for task in list(self.warming):
+            task.cancel()
+        await asyncio.gather(*self.warming, return_exceptions=True)
         await self.ingestor.close()  # ingests still running are left interrupted, for the next start to finish
         if self.cache is not None:
             await self.cache.close()

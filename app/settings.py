@@ -319,6 +319,9 @@ class ServerSettings(BaseModel):
     and each mode's tables of up to this many namespaces are built, so that the first question after a restart does
     not pay for them (on the 83k-node network graph, 62 s of entity linking on a loaded 2-core host); 0: each is
     built on first use."""
+    prewarm_ready_s: float = Field(300.0, ge=0)
+    """``/readyz`` answers 503 ``warming`` while that pre-warm runs, for at most this long after the start (a load
+    balancer sends no question that would wait for it); past it, ready whether or not it has ended."""
     log_json: bool = False
     log_level: str = "INFO"
     log_user_text: bool = False

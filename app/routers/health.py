@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -51,9 +52,12 @@ async def readyz(request: Request) -> JSONResponse:
     status = {n: ("ok" if r else "down") for n, r in (await backend_checks(container)).items()}
     status["embedder"] = "ok"
     ok = all(v == "ok" for v in status.values())
+    warm = getattr(request.app.state, "warm", None)  # the start-up pre-warm (``server.prewarm_namespaces``)
+    warming = warm is not None and not warm.done() and time.monotonic() < request.app.state.warm_until
+    state = "warming" if ok and warming else "ready" if ok else "not_ready"
     return JSONResponse(
-        {"status": "ready" if ok else "not_ready", "checks": status, "modes": sorted(container.retrievers)},
-        status_code=200 if ok else 503,
+        {"status": state, "checks": status, "modes": sorted(container.retrievers)},
+        status_code=200 if state == "ready" else 503,
     )
 
 
