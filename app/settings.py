@@ -315,10 +315,10 @@ class ServerSettings(BaseModel):
     """The same for ``POST /admin/ingest`` and ``POST /admin/index``: a large script takes minutes (the network
     development script ~3 min here). Past it the ingest still runs to its end (``/namespaces`` shows its progress)."""
     prewarm_namespaces: int = Field(16, ge=0)
-    """At start-up, in the background (readiness does not wait), the schema profile, the entity linker's name index
-    and each mode's tables of up to this many namespaces are built, so that the first question after a restart does
-    not pay for them (on the 83k-node network graph, 62 s of entity linking on a loaded 2-core host); 0: each is
-    built on first use."""
+    """At start-up, in the background (``/readyz`` says ``warming`` meanwhile: ``prewarm_ready_s``), the schema
+    profile, the entity linker's name index and each mode's tables of up to this many namespaces are built, so that
+    the first question after a restart does not pay for them (on the 83k-node network graph, 62 s of entity linking
+    on a loaded 2-core host); 0: each is built on first use."""
     prewarm_ready_s: float = Field(300.0, ge=0)
     """``/readyz`` answers 503 ``warming`` while that pre-warm runs, for at most this long after the start (a load
     balancer sends no question that would wait for it); past it, ready whether or not it has ended."""

@@ -337,9 +337,14 @@ def spelled(c: CandidateQuery | Shape, lex: Lexicon) -> CandidateQuery | Shape:
     words ("reports to indirectly"; the lexicon's ``closure_reading``)."""
     if not lex.closure_reading or not takes_closure(c.hops):
         return c
+    return _unchained(c, lex.closure_reading)
+
+
+def _unchained(c: CandidateQuery | Shape, said: str) -> CandidateQuery | Shape:
+    """The candidate with each hop along a chain made a single hop, ``said`` after its relationship's words (nothing
+    where it is empty)."""
     path = c.path if isinstance(c, Shape) else c
-    said = lex.closure_reading
-    hops = tuple(replace(h, rel_type=f"{h.rel_type} {said}", closure=0) if h.closure else h for h in path.hops)
+    hops = tuple(replace(h, rel_type=f"{h.rel_type} {said}".rstrip(), closure=0) if h.closure else h for h in path.hops)
     return replace(c, path=replace(path, hops=hops)) if isinstance(c, Shape) else replace(c, hops=hops)
 
 
@@ -349,10 +354,7 @@ def reading(c: CandidateQuery | Shape, lex: Lexicon) -> str:
     ``shape_reading`` reads it; a path that takes a chain of a relationship says so after it all (the lexicon's
     ``closure_after``: "disease subtype of cancer (disease) at any level, directly or indirectly")."""
     if lex.closure_after and takes_closure(c.hops):
-        path = c.path if isinstance(c, Shape) else c
-        hops = tuple(replace(h, closure=0) for h in path.hops)
-        plain = replace(c, path=replace(path, hops=hops)) if isinstance(c, Shape) else replace(c, hops=hops)
-        return f"{_reading(plain, lex)} {lex.closure_after}"
+        return f"{_reading(_unchained(c, ''), lex)} {lex.closure_after}"
     return _reading(spelled(c, lex), lex)
 
 
