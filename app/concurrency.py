@@ -1,4 +1,4 @@
-"""Bounded execution of blocking model calls off the event loop.
+"""Bounded execution of blocking model calls off the event loop, and the locks the stores share.
 
 CPU/GPU work (embedding, local generation) runs on a small thread pool. A semaphore bounds how many jobs may wait;
 when it is exhausted the caller gets ``OverloadedError`` (503 + Retry-After) at once instead of piling up work.
@@ -7,10 +7,11 @@ when it is exhausted the caller gets ``OverloadedError`` (503 + Retry-After) at 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
@@ -74,3 +75,66 @@ class BuiltOnce(Generic[T]):
                         return value
                     self._values[key] = value
         return self._values[key]
+
+
+class _Gate:
+    """One key's state in ``KeyedReadWriteLock``."""
+
+    def __init__(self) -> None:
+        self.readers = 0
+        self.writer = False
+        self.writers_waiting = 0
+        self.waiters: list[asyncio.Future[None]] = []
+
+    def wake(self) -> None:
+        for waiter in self.waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self.waiters.clear()
+
+    async def until(self, ready: Callable[[], bool]) -> None:
+        while not ready():
+            waiter = asyncio.get_running_loop().create_future()
+            self.waiters.append(waiter)
+            await waiter  # a cancelled wait has changed nothing
+
+
+class KeyedReadWriteLock:
+    """Per key, any number of readers at once or one writer alone; a waiting writer holds back new readers (a
+    steady stream of reads cannot starve a write). Cancelling a wait, or a holder, leaves the lock consistent."""
+
+    def __init__(self) -> None:
+        self._gates: dict[str, _Gate] = defaultdict(_Gate)  # one per key for good: a namespace's few bytes
+
+    @contextlib.asynccontextmanager
+    async def reading(self, key: str) -> AsyncIterator[None]:
+        gate = self._gates[key]
+        try:
+            await gate.until(lambda: not gate.writer and not gate.writers_waiting)
+        except BaseException:
+            gate.wake()
+            raise
+        gate.readers += 1
+        try:
+            yield
+        finally:
+            gate.readers -= 1
+            gate.wake()
+
+    @contextlib.asynccontextmanager
+    async def writing(self, key: str) -> AsyncIterator[None]:
+        gate = self._gates[key]
+        gate.writers_waiting += 1
+        try:
+            await gate.until(lambda: not gate.writer and not gate.readers)
+        except BaseException:
+            gate.writers_waiting -= 1
+            gate.wake()
+            raise
+        gate.writers_waiting -= 1
+        gate.writer = True
+        try:
+            yield
+        finally:
+            gate.writer = False
+            gate.wake()

@@ -81,6 +81,8 @@ class Container:
     """Start-up facts worth showing to operators (e.g. which reranker is in use)."""
     cache: ResultCache | None = None
     """Result cache of /retrieve and /ask (None: ``cache.backend=off``)."""
+    warming: set[asyncio.Task[bool]] = field(default_factory=set)
+    """Namespaces being prepared in the background after an ingest (``warm_later``)."""
 
     @property
     def graph(self) -> GraphStore:
@@ -204,7 +206,17 @@ class Container:
         log.info("pre-warmed namespace %r in %.1f s", namespace, time.perf_counter() - t0)
         return True
 
+    def warm_later(self, namespace: str) -> None:
+        """``prepare`` the namespace in a task of its own (an ingest's ``on_change``: the ingest is acknowledged
+        without waiting for it)."""
+        task = asyncio.ensure_future(self.prepare(namespace))
+        self.warming.add(task)
+        task.add_done_callback(self.warming.discard)
+
     async def close(self) -> None:
+        for task in list(self.warming):
+            task.cancel()
+        await asyncio.gather(*self.warming, return_exceptions=True)
         await self.ingestor.close()  # ingests still running are left interrupted, for the next start to finish
         if self.cache is not None:
             await self.cache.close()

@@ -384,6 +384,8 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         recovery = asyncio.create_task(c.ingestor.recover_forever())  # ingests a crash or a stop cut off
         warm = asyncio.create_task(c.prewarm(settings.server.prewarm_namespaces))  # /readyz: "warming" meanwhile
         app.state.warm, app.state.warm_until = warm, time.monotonic() + settings.server.prewarm_ready_s
+        if settings.server.prewarm_namespaces > 0:
+            c.ingestor.on_change.append(c.warm_later)  # an ingested namespace is prepared again at once
         app.state.tune_jobs = TuneJobs(c)
         try:
             yield

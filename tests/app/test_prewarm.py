@@ -15,7 +15,7 @@ from app.container import Container
 from app.main import create_app
 from app.retrievers.text2cypher import Text2CypherRetriever
 from app.settings import ServerSettings
-from tests.conftest import ADMIN_TOKEN, ingest_demo, make_settings
+from tests.conftest import ADMIN_TOKEN, DEMO, ingest_demo, make_settings
 
 
 async def test_a_value_invalidated_while_it_is_built_is_not_kept() -> None:
@@ -61,4 +61,11 @@ async def test_after_a_restart_the_namespaces_are_prepared_before_any_question(t
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
                 ready = await client.get("/readyz")
-            assert ready.status_code == 200 and ready.json()["status"] == "ready", ready.json()  # warm, or none to wait
+            assert ready.status_code == 200 and ready.json()["status"] == "ready", ready.json()  # warm, or none
+            if limit:  # an ingest into the running service: that namespace is prepared again, with no question
+                await c.ingestor.ingest_path("more", "metaqa", DEMO / "kg.txt", labels_path=DEMO / "labels.json")
+                for _ in range(600):
+                    if c.deps.linker.indexed("more") and t2c._schemas.built("more"):
+                        break
+                    await asyncio.sleep(0.2)
+                assert c.deps.linker.indexed("more") and t2c._schemas.built("more")

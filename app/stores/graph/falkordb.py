@@ -10,12 +10,13 @@ import contextlib
 import logging
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import redis.exceptions as redis_errors
 
+from app.concurrency import KeyedReadWriteLock
 from app.cypher import queries as Q
 from app.errors import DependencyError, DependencyTimeoutError, OverloadedError, QueryRejectedError
 from app.stores.embedded import EmbeddedFalkorServer
@@ -32,6 +33,8 @@ from app.stores.graph.base import (
 from app.stores.graph.liveness import ServerWatch
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def _convert(value: Any) -> Any:
@@ -90,6 +93,11 @@ class FalkorDBGraphStore:
         self.vet_timeout_s = vet_timeout_s
         """Longest a script statement may take to plan on the throwaway server (``vet``); 0: no vetting."""
         self._slots = asyncio.Semaphore(max_concurrency)
+        self._schema_lock = KeyedReadWriteLock()
+        """A namespace's reads wait while a write runs on it, and a write waits for its reads: FalkorDB before 4.18
+        (the packaged 4.16.3) plans a read over the graph's label and type arrays while a write that adds a label
+        may move them, and the server dies (SIGSEGV in ``_GraphContext_GetLabelID``; FalkorDB issue 1784, fixed in
+        4.18/4.20). Each query holds it alone, so a long ingest lets reads in between its batches."""
         self._db: Any = None
         self.watch = ServerWatch(self.backend, self._raw_ping, answer_within_s=query_timeout_s)
         self._supervisor: asyncio.Task[None] | None = None
@@ -194,6 +202,16 @@ class FalkorDBGraphStore:
         finally:
             self._slots.release()
 
+    async def _reading(self, namespace: str, query: Callable[[], Awaitable[T]]) -> T:
+        """``query()`` on the namespace beside its other reads, and apart from its writes (``_schema_lock``), in a
+        query slot (the lock first: a query waiting for the lock holds no slot other namespaces could use)."""
+        async with self._schema_lock.reading(namespace), self._slot():
+            return await query()
+
+    async def _writing(self, namespace: str, query: Callable[[], Awaitable[T]]) -> T:
+        async with self._schema_lock.writing(namespace), self._slot():
+            return await query()
+
     async def _exists(self, namespace: str) -> bool:
         return check_namespace(namespace) in await self.namespaces()
 
@@ -208,15 +226,15 @@ class FalkorDBGraphStore:
     ) -> list[Record]:
         graph = self._graph(namespace)
         deadline_s = timeout_s or self.query_timeout_s
+        server_ms = int(1000 * deadline_s * SERVER_SHARE)
         self.watch.check()
         try:
             # ours is the query deadline: a paused (SIGSTOP) server answers nothing at all (ServerWatch). The
             # server's own timeout comes a little earlier, so a live server reports a slow query itself.
-            async with self._slot():
-                result = await self.watch.wait(
-                    graph.ro_query(cypher, dict(params or {}), timeout=int(1000 * deadline_s * SERVER_SHARE)),
-                    deadline_s,
-                )
+            result = await self.watch.wait(
+                self._reading(namespace, lambda: graph.ro_query(cypher, dict(params or {}), timeout=server_ms)),
+                deadline_s,
+            )
         except redis_errors.ResponseError as exc:
             if "empty key" in str(exc).lower():  # the namespace has no graph yet
                 return []
@@ -238,13 +256,13 @@ class FalkorDBGraphStore:
         if marker is not None:
             return await self._execute_with_marker(namespace, cypher, params, marker)
         graph = self._graph(namespace)
+        server_ms = int(1000 * self.write_timeout_s)
         try:
-            async with self._slot():
-                result = await self.watch.wait(
-                    graph.query(cypher, dict(params or {}), timeout=int(1000 * self.write_timeout_s)),
-                    self.write_timeout_s + DEADLINE_GRACE_S,
-                    patient=True,
-                )
+            result = await self.watch.wait(
+                self._writing(namespace, lambda: graph.query(cypher, dict(params or {}), timeout=server_ms)),
+                self.write_timeout_s + DEADLINE_GRACE_S,
+                patient=True,
+            )
         except (redis_errors.RedisError, OSError) as exc:
             raise self._map_error(exc) from exc
         return WriteSummary(
@@ -396,4 +414,4 @@ class FalkorDBGraphStore:
 
     async def drop_namespace(self, namespace: str) -> None:
         if await self._exists(namespace):
-            await self._graph(namespace).delete()
+            await self._writing(namespace, self._graph(namespace).delete)
