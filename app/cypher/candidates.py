@@ -255,6 +255,11 @@ class CandidateQuery:
             return f"{self.match_clause()} RETURN DISTINCT {self.return_var}"
         return f"{self.match_clause()} RETURN {self.return_var}.{self.return_hop.key}"
 
+    @property
+    def same_query(self) -> str:
+        """The query as :attr:`Shape.same_query` compares queries (a path has no conditions to put in order)."""
+        return self.text
+
     def _distinct_answers(self) -> str:
         """What :meth:`answer_query` and :attr:`answer_text` return: the answer nodes, or their display values."""
         rv = self.return_var

@@ -22,7 +22,7 @@ This module only builds text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
@@ -427,6 +427,14 @@ class Shape:
         if key is not None and not any(f.var == self.target and not f.edge and f.key == key for f in self.filters):
             conds.append(f"{self._ref(self.target, key, False)} IS NOT NULL")
         return conds
+
+    @property
+    def same_query(self) -> str:
+        """:attr:`text` with its conditions in one order: shapes whose conditions differ only in the order the
+        enumeration added them (each is ANDed) are one query."""
+        if len(self.filters) < 2:
+            return self.text
+        return replace(self, filters=tuple(sorted(self.filters, key=Filter.cypher))).text
 
     @property
     def text(self) -> str:

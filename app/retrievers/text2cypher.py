@@ -236,10 +236,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
     def order(self, e: Enumeration, scores: list[float], top: int) -> list[int]:
         """The ``top`` candidates by score alone, best first (``rank.by_score``: the shallowest path within
-        ``depth_margin`` of the best first)."""
+        ``depth_margin`` of the best first), without copies of a query ranked above (``distinct``)."""
         sizes = [c.size for c in e.candidates]
         paths = [isinstance(c, CandidateQuery) for c in e.candidates]
-        return rank.by_score(scores, sizes, paths, self.config.depth_margin, top)
+        return distinct(e, rank.by_score(scores, sizes, paths, self.config.depth_margin, top))
 
     async def choose(
         self, namespace: str, question: str, e: Enumeration, ctx: RunContext[Text2CypherTrace] | None = None
@@ -304,7 +304,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             return self._by_score(e, rel)
         lp = {pool[r.index]: r.logprob for r in scored}
         if scoring == "llm":
-            order = [pool[r.index] for r in scored][: cfg.top_m]
+            order = distinct(e, [pool[r.index] for r in scored][: cfg.top_m])
             return [self._ranked(e, i, lp[i], lp[i]) for i in order], order, method
         assert rel is not None
         llm = rank.log_softmax(lp, cfg.llm_floor)
@@ -315,7 +315,7 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             combined = dict(zip(ids, own.scores(feats), strict=True))
         else:
             combined = {i: cfg.relevance_weight * rel[i] + llm[i] for i in lp}
-        order = sorted(combined, key=lambda i: -combined[i])[: cfg.top_m]
+        order = distinct(e, sorted(combined, key=lambda i: -combined[i])[: cfg.top_m])
         return [self._ranked(e, i, combined[i], lp[i], llm[i]) for i in order], order, method
 
     def _by_score(self, e: Enumeration, scores: list[float]) -> tuple[list[RankedQuery], list[int], None]:
@@ -480,3 +480,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             node=NodeRef(id=node_id, name=name, labels=specific_labels(row.get("labels") or [])),
             provenance=provenance,
         )
+
+
+def distinct(e: Enumeration, order: list[int]) -> list[int]:
+    """``order`` without the copies of a query ranked above them (``rank.distinct``). The places they held are not
+    filled from further down: what the copy held back is no different (it found what the query did), and a query
+    further down that finds rows would take the place of an answer that is rightly empty."""
+    return rank.distinct(order, lambda i: e.candidates[i].same_query)

@@ -112,7 +112,8 @@ class Text2CypherConfig(ModeConfig):
     max_forwards: int = Field(48, ge=1)
     """Forward passes best-first search may spend before it completes the best hypotheses greedily."""
     top_m: int = Field(5, ge=1, le=50)
-    """Queries ranked; they run in order until ``max_answers`` distinct answers are collected."""
+    """Queries ranked; they run in order until ``max_answers`` distinct answers are collected (a copy of a query
+    ranked above, its conditions in another order, is dropped and its place left empty)."""
     max_answers: int = Field(20, ge=1, le=1000)
     """Distinct answer nodes collected (one item each)."""
     answer_rows: int = Field(1000, ge=1, le=100_000)

@@ -14,7 +14,7 @@ import pytest
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
 from app.cypher.schema import GraphSchema, SchemaTriple
 from app.cypher.shapes import Filter, Shape
-from app.retrievers.text2cypher import Text2CypherRetriever
+from app.retrievers.text2cypher import Text2CypherRetriever, distinct
 from app.retrievers.types import RetrievalQuery
 from app.stores.graph.profile import RelationshipProfile, identifies_by_key
 from app.text2cypher import features, lexicon
@@ -23,6 +23,7 @@ from app.text2cypher.asks import counts_kind, is_label_noun
 from app.text2cypher.conditions import conditions, filters_for
 from app.text2cypher.counting import is_chain_end, pins_chain_end
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
+from app.text2cypher.enumeration import Enumeration
 from app.text2cypher.features import turned_back
 from app.text2cypher.measures import commons
 from app.text2cypher.phrasing import shape_question
@@ -407,6 +408,19 @@ def test_property_columns_never_clash_with_the_query_own() -> None:
     assert role.text.endswith("RETURN DISTINCT x1.name AS name, r1.name AS name_value")
     top = Shape(played, 1, "top", prop="x2", fn="DESC", limit=1)
     assert "AS x2_value ORDER BY x2_value DESC" in top.text
+
+
+def test_two_conditions_added_in_either_order_are_one_ranked_query() -> None:
+    after, before = Filter(1, "published", ">", 1990), Filter(1, "published", "<", 2000)
+    one = Shape(CandidateQuery(BOOK, ()), 1, "list", filters=(after, before))
+    other = replace(one, filters=(before, after))
+    third = replace(one, filters=(after,))
+    assert one.text != other.text and one.same_query == other.same_query != third.same_query
+    assert WROTE.same_query == WROTE.text
+    e = Enumeration(links=[], candidates=[one, other, WROTE, third])
+    # the copy is dropped (it would find what the query above it found) and its place is not filled from below
+    assert distinct(e, [1, 0, 2]) == [1, 2]
+    assert distinct(e, [0, 2, 3, 1]) == [0, 2, 3]
 
 
 def test_shape_text_and_execution_forms() -> None:
