@@ -483,7 +483,11 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
 
 
 def distinct(e: Enumeration, order: list[int]) -> list[int]:
-    """``order`` without the copies of a query ranked above them (``rank.distinct``). The places they held are not
-    filled from further down: what the copy held back is no different (it found what the query did), and a query
-    further down that finds rows would take the place of an answer that is rightly empty."""
-    return rank.distinct(order, lambda i: e.candidates[i].same_query)
+    """``order`` without the copies of a query ranked above them (``same_query``: the enumeration may reach one query
+    twice, two conditions added in either order, and the copy would run again and find the same rows). The places
+    they held are not filled from further down: a query further down that finds rows would take the place of an
+    answer that is rightly empty."""
+    firsts: dict[str, int] = {}
+    for i in order:
+        firsts.setdefault(e.candidates[i].same_query, i)
+    return list(firsts.values())

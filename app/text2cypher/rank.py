@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,19 +123,6 @@ def by_score(
     depth = min(sizes[i] for i in near)
     first = next(i for i in near if sizes[i] == depth)
     return [first, *(i for i in order if i != first)][:top]
-
-
-def distinct(order: Iterable[int], key: Callable[[int], str]) -> list[int]:
-    """``order`` without a candidate that is the same query (``key``) as one before it: the enumeration may reach one
-    query twice (two conditions added in either order), and the copy would run again and find the same rows."""
-    out: list[int] = []
-    seen: set[str] = set()
-    for i in order:
-        k = key(i)
-        if k not in seen:
-            seen.add(k)
-            out.append(i)
-    return out
 
 
 def log_softmax(lp: dict[int, float], floor: float) -> dict[int, float]:
