@@ -594,7 +594,11 @@ def ranker_fit(
         float, typer.Option(help="How much each question also counts without its relevance (ranker.blinded).")
     ] = 0.0,
     prior: Annotated[
-        str | None, typer.Option(help="A bundled ranker the weights are drawn towards (none: towards 0).")
+        str | None,
+        typer.Option(
+            help="A bundled ranker the weights are drawn towards, or signs:S (each feature S times its sign, "
+            "relevance 1); none: towards 0."
+        ),
     ] = None,
     about: Annotated[str | None, typer.Option(help="What the file says of itself.")] = None,
 ) -> None:

@@ -84,13 +84,17 @@ def train_lora_pairs(
     top_layers: int | None = None,
     max_seconds: float | None = None,
     on_step: Callable[[int, int], bool] | None = None,
+    max_tokens: int = 512,
 ) -> dict[str, Any]:
     """LoRA on ``pairs`` (dicts with ``question``, ``cypher`` and optionally ``hops``), saved to ``out_dir``.
 
     ``top_layers``: put LoRA on the last N decoder layers only, so that back-propagation stops there (on a CPU this
     is what makes a run fit in minutes). ``max_seconds``: after the first steps are timed, the planned number of
     steps is cut to what fits (the learning-rate schedule follows the new plan). ``on_step(step, steps)`` is told
-    after every step; when it returns False training stops with ``TrainingCancelled`` and nothing is saved."""
+    after every step; when it returns False training stops with ``TrainingCancelled`` and nothing is saved.
+    ``max_tokens``: an example (prompt and query) longer than this is left out (``too_long`` in the stats): a question
+    that quotes a whole text as its constant, where one batch's activations would grow with the square of its length
+    (a Stack Overflow post's body of 6,000 tokens took a 24 GB machine's memory)."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -115,10 +119,16 @@ def train_lora_pairs(
     model = AutoModelForCausalLM.from_pretrained(base_model, dtype=torch.float32)
     eos = int(tok.eos_token_id)
     examples = []
+    too_long = 0
     for p in pairs:
         prompt = encode_prompt(tok, build_messages(schema, p["question"], with_schema=False))
         target = [*tokenize_candidates(tok, [p["cypher"]])[0], eos]
+        if len(prompt) + len(target) > max_tokens:
+            too_long += 1
+            continue
         examples.append((prompt + target, [-100] * len(prompt) + target))
+    if not examples:
+        raise ValueError(f"no training pair fits in {max_tokens} tokens ({too_long} longer)")
     config = LoraConfig(
         r=rank,
         lora_alpha=2 * rank,
@@ -197,6 +207,7 @@ def train_lora_pairs(
     model.save_pretrained(str(out_dir))
     stats = {
         "examples": len(examples),
+        "too_long": too_long,
         "steps": steps,
         "planned_steps": planned,
         "epochs_done": round(steps * batch_size / max(1, len(examples)), 3),

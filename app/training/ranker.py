@@ -223,6 +223,22 @@ def other_graphs(
     }
 
 
+SIGNS_PRIOR = "signs:"
+"""``--prior signs:S``: every feature drawn towards ``S`` times its sign (``features.SIGNS``), relevance towards 1."""
+
+
+def prior_weights(prior: str) -> dict[str, float]:
+    """The weights a fit is drawn towards: a bundled ranker's (``default``), or ``signs:S``, each feature's sign times
+    ``S`` and relevance 1 (no magnitude set by hand for any one feature; ``S`` is one scale for all)."""
+    if not prior.startswith(SIGNS_PRIOR):
+        return dict(rank.load(prior).weights)
+    try:
+        scale = float(prior[len(SIGNS_PRIOR) :])
+    except ValueError:
+        raise InvalidInputError(f"prior {prior!r}: signs:S takes a number S") from None
+    return {n: 1.0 if n == RELEVANCE else scale * SIGNS[n] for n in NAMES}
+
+
 def learn(
     inputs: Sequence[Path],
     out: Path,
@@ -240,20 +256,21 @@ def learn(
     on), write it to ``out``, and report it beside ``baseline`` (a bundled ranker) on the held-back groups, on
     ``checks`` (other graphs) and, with two graphs or more, per graph fitted on the others alone (``other_graphs``).
     ``l2`` None: chosen by ``choose_l2`` on the training groups. ``prior``: a bundled ranker the weights are drawn
-    towards (``fit``'s ``prior``); none: towards 0."""
+    towards (``fit``'s ``prior``), or ``signs:S`` (``prior_weights``); none: towards 0. Each ``checks`` file is one
+    graph, reported apart (``right_first_on_checks``)."""
     groups = read_graphs(inputs)
     rng = random.Random(seed)
     rng.shuffle(groups)
     cut = int(len(groups) * (1 - holdout))
     train, held = groups[:cut], groups[cut:]
-    drawn = dict(rank.load(prior).weights) if prior else None
+    drawn = prior_weights(prior) if prior else None
     table: dict[str, float] = {}
     if l2 is None:
         l2, table = choose_l2(train, blind, prior=drawn)
     weights = in_relevance_units(fit(train, l2=l2, blind=blind, prior=drawn))
     learned = rank.Ranker(weights, name=str(out))
     before = rank.load(baseline)
-    other = read(checks) if checks else []
+    other = read_graphs(checks) if checks else []
     graphs = sorted({g.namespace for g in train})
     report = {
         "trained_on": graphs,
@@ -270,6 +287,16 @@ def learn(
         },
         "held_back_by_kind": {"before": by_kind(held, before), "learned": by_kind(held, learned)},
     }
+    if other:
+        report["right_first_on_checks"] = {
+            ns: {
+                "questions": len(test),
+                "baseline": sum(_firsts(test, before)),
+                "learned": sum(_firsts(test, learned)),
+            }
+            for ns in sorted({g.namespace for g in other})
+            for test in [[g for g in other if g.namespace == ns]]
+        }
     if len(graphs) > 1:
         report["right_first_on_a_graph_left_out"] = other_graphs(train, before, l2, blind=blind, prior=drawn)
     doc = {

@@ -63,8 +63,10 @@ DEFAULT_PARAPHRASER = "catalog:qwen2.5-coder-0.5b-instruct"
 answers with the question itself or with names, so without it no question is paraphrased."""
 
 
-def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter | None:
-    """A condition on one of the shape's nodes (or relationships) with a constant drawn from the data."""
+def _random_filter(s: Shape, profiles: Profiles, rng: random.Random, quotable: float) -> Filter | None:
+    """A condition on one of the shape's nodes (or relationships) with a constant drawn from the data. A text longer
+    than ``quotable`` characters (a post's body, a description) is never an equality's constant: nobody quotes it
+    whole, so the condition takes one of its words or its first letter."""
     edge = bool(s.hops) and rng.random() < 0.3
     var = rng.randint(1, len(s.hops)) if edge else rng.randint(1, len(s.hops) + 1)
     prof = profiles.of(s.path, var, edge=edge)
@@ -95,7 +97,7 @@ def _random_filter(s: Shape, profiles: Profiles, rng: random.Random) -> Filter |
     if listed and p.hi and rng.random() < 0.3:  # how many elements it holds: "with more than 2 roles"
         return Filter(var, p.key, rng.choice((">", "<", "=")), rng.randint(1, int(p.hi)), edge=edge, sized=True)
     text = str(v)
-    if listed or rng.random() < 0.3:
+    if len(text) <= quotable and (listed or rng.random() < 0.3):
         return Filter(var, p.key, "=", text, edge=edge, listed=listed)
     ws = [w for w in text.split() if len(w) >= 4 and w.isalpha()]
     if rng.random() < 0.3:
@@ -120,13 +122,14 @@ async def shape_pairs(r: Text2CypherRetriever, namespace: str, n: int, rng: rand
     for x in base:
         by_kind[x.kind].append(x)
     kinds = sorted(by_kind)
+    quotable = r.deps.linker.profiler.settings.display_max_length  # as long as a name may be
     out: list[dict[str, Any]] = []
     for _ in range(4 * n):
         if len(out) >= n:
             break
         s = rng.choice(by_kind[rng.choice(kinds)])  # each kind as often: some kinds have many more shapes
         for _ in range(rng.choice((0, 1, 1, 2))):
-            f = _random_filter(s, profiles, rng)
+            f = _random_filter(s, profiles, rng, quotable)
             s = replace(s, filters=(*s.filters, f)) if f else s
         try:
             rows = await r.deps.graph.read(namespace, s.execution_query(), {"limit": 51}, timeout_s=10)

@@ -19,7 +19,18 @@ from app.text2cypher.conditions import asked_list
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.question import question_literals
-from app.training.ranker import NAMES, Group, _firsts, blinded, fit, hits_at_1, in_relevance_units, learn, save
+from app.training.ranker import (
+    NAMES,
+    Group,
+    _firsts,
+    blinded,
+    fit,
+    hits_at_1,
+    in_relevance_units,
+    learn,
+    prior_weights,
+    save,
+)
 
 WROTE = CandidateQuery(Anchor(None, "Author", "name"), (Hop("WROTE", "out", "Book", "title"),))
 
@@ -230,6 +241,37 @@ def test_each_graph_is_reported_by_a_ranker_fitted_on_the_others_and_a_prior_hol
     drawn = rank.load(str(tmp_path / "p.json"))  # in relevance units, as the default's are
     assert drawn.info["report"]["prior"] == "default" and "--prior default" in drawn.info["command"]
     assert drawn.weights["time_order"] > 0.5 * rank.load("default").weights["time_order"] > 0
+
+
+def test_a_prior_of_signs_draws_every_feature_to_one_scale_and_each_check_graph_is_reported_apart(
+    tmp_path: Path,
+) -> None:
+    """``--prior signs:S``: each feature drawn towards ``S`` times its sign and relevance towards 1, so no feature's
+    magnitude is set by hand; a feature no question exercises keeps ``S`` times its sign. ``--check`` files are each
+    one graph, reported apart beside the baseline."""
+    drawn = prior_weights("signs:2")
+    assert drawn[RELEVANCE] == 1.0 and drawn["constants"] == 2.0 and drawn["unasked_order"] == -2.0
+    assert set(drawn) == set(NAMES)
+    with pytest.raises(InvalidInputError):
+        prior_weights("signs:two")
+    for k in range(2):
+        save(_groups(20), tmp_path / f"graph{k}.jsonl")
+    save(_groups(10), tmp_path / "other.jsonl")
+    files = sorted(tmp_path.glob("graph*.jsonl"))
+    report = learn(
+        files,
+        tmp_path / "s.json",
+        holdout=0.0,
+        l2=10.0,
+        baseline="hand",
+        prior="signs:2",
+        checks=[tmp_path / "other.jsonl"],
+    )
+    weights = rank.load(str(tmp_path / "s.json")).weights
+    assert abs(weights["time_order"] - 2.0) < 0.2 and abs(weights["unasked_order"] + 2.0) < 0.2  # unexercised
+    assert report["right_first_on_checks"] == {
+        "other": {"questions": 10, "baseline": sum(_firsts(_groups(10), rank.load("hand"))), "learned": 10}
+    }
 
 
 def test_a_learned_weight_keeps_its_features_sign(tmp_path: Path) -> None:

@@ -11,13 +11,15 @@ from typing import Any
 
 from app.container import Container
 from app.cypher.candidates import Anchor, CandidateQuery, Hop
+from app.cypher.shapes import ABSENT, EXISTS, Shape
 from app.llm.adapters import adapter_dir, install_adapter, namespace_adapter
 from app.llm.local import LocalLLM
 from app.retrievers.base import RunContext
 from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.text2cypher import lexicon
 from app.text2cypher.phrasing import path_question
-from app.training.selftune import anchor_of, build_pairs, tune
+from app.text2cypher.profiles import LabelProfile, Profiles, Property
+from app.training.selftune import _random_filter, anchor_of, build_pairs, tune
 from tests.conftest import SABLE, ingest_demo, make_settings
 
 EN = lexicon.load()
@@ -74,24 +76,47 @@ async def test_pairs_from_the_graph_alone_are_answerable_and_unambiguous(contain
         answers_by_anchor[p["anchor"]].append(got)
 
 
-def test_training_stops_within_its_time_budget(tmp_path: Path, smollm2_dir: Path) -> None:
+def test_training_stops_within_its_time_budget_and_leaves_out_a_pair_too_long(
+    tmp_path: Path, smollm2_dir: Path
+) -> None:
     from app.training.lora import train_lora_pairs
 
+    def train(pairs: list[dict[str, Any]], out: str) -> dict[str, Any]:
+        return train_lora_pairs(
+            base_model=smollm2_dir,
+            pairs=pairs,
+            schema=None,
+            out_dir=tmp_path / out,
+            epochs=1,
+            batch_size=1,
+            rank=2,
+            top_layers=1,
+            max_seconds=0.01,
+        )
+
     pairs = [{"question": f"Which manufacturer built the Sable Class? {i}", "cypher": SABLE} for i in range(40)]
-    stats = train_lora_pairs(
-        base_model=smollm2_dir,
-        pairs=pairs,
-        schema=None,
-        out_dir=tmp_path / "a",
-        epochs=1,
-        batch_size=1,
-        rank=2,
-        top_layers=1,
-        max_seconds=0.01,
-    )
+    stats = train(pairs, "a")
     # the budget is spent by the first step: training stops there and the adapter is saved
     assert stats["planned_steps"] == 40 and stats["steps"] == 1 and stats["epochs_done"] == 0.025
-    assert (tmp_path / "a" / "adapter_config.json").exists()
+    assert stats["too_long"] == 0 and (tmp_path / "a" / "adapter_config.json").exists()
+    quoted = {"question": "Which books say " + "a long body of text " * 200 + "?", "cypher": SABLE}
+    stats = train([*pairs, quoted], "b")
+    assert stats["too_long"] == 1 and stats["examples"] == 40  # left out before any batch is built
+
+
+def test_a_long_text_is_never_an_equalitys_constant() -> None:
+    """Tuning's conditions quote a value a person would type: a post's whole body (thousands of characters on the
+    Stack Overflow graph) is never an equality's constant, only one of its words or its first letter; a short value
+    is."""
+    body = "I am having trouble parallelizing code that reads some files and writes to neo4j. " * 40
+    book = CandidateQuery(Anchor(None, "Book", "title"), ())
+    props = [Property("Book", "body", "text", values=(body,)), Property("Book", "genre", "text", values=("Fantasy",))]
+    profiles = Profiles(labels={"Book": LabelProfile("Book", "title", props)})
+    rng = random.Random(0)
+    made = [f for _ in range(300) if (f := _random_filter(Shape(book, 1, "list"), profiles, rng, 80.0)) is not None]
+    long_ops = {f.op for f in made if f.key == "body"}
+    assert long_ops and "=" not in long_ops and long_ops <= {"CONTAINS", "STARTS WITH", EXISTS, ABSENT}
+    assert any(f.key == "genre" and f.op == "=" and f.value == "Fantasy" for f in made)
 
 
 def test_installing_an_adapter_replaces_the_previous_one(tmp_path: Path) -> None:
