@@ -218,8 +218,16 @@ def other_graphs(
     """Per graph, how many of its questions ``baseline`` and a ranker fitted on the other graphs' questions alone put
     a right candidate first (``left_out``): what the fit is worth on a graph it has never seen."""
     return {
-        ns: {"questions": len(test), "baseline": sum(_firsts(test, baseline)), "learned": sum(_firsts(test, fitted))}
-        for ns, test, fitted in left_out(groups, l2, blind=blind, prior=prior)
+        ns: right_first(test, baseline, fitted) for ns, test, fitted in left_out(groups, l2, blind=blind, prior=prior)
+    }
+
+
+def right_first(groups: Sequence[Group], baseline: rank.Ranker, learned: rank.Ranker) -> dict[str, int]:
+    """How many of ``groups`` each ranker puts a right candidate first for."""
+    return {
+        "questions": len(groups),
+        "baseline": sum(_firsts(groups, baseline)),
+        "learned": sum(_firsts(groups, learned)),
     }
 
 
@@ -289,13 +297,8 @@ def learn(
     }
     if other:
         report["right_first_on_checks"] = {
-            ns: {
-                "questions": len(test),
-                "baseline": sum(_firsts(test, before)),
-                "learned": sum(_firsts(test, learned)),
-            }
+            ns: right_first([g for g in other if g.namespace == ns], before, learned)
             for ns in sorted({g.namespace for g in other})
-            for test in [[g for g in other if g.namespace == ns]]
         }
     if len(graphs) > 1:
         report["right_first_on_a_graph_left_out"] = other_graphs(train, before, l2, blind=blind, prior=drawn)
