@@ -40,7 +40,7 @@ from app.retrievers.text2cypher import Text2CypherRetriever, Text2CypherTrace
 from app.settings import Settings
 from app.text2cypher import rank
 from app.text2cypher.enumeration import Enumeration
-from app.text2cypher.reading import answer_of
+from app.text2cypher.preview import answer_of
 
 ROW_LIMIT = 50
 """Rows read per query (as the mode reads for ``max_answers`` 5)."""

@@ -38,7 +38,8 @@ from app.retrievers.kg import Direction, Edge, Node, expand, node_item
 from app.retrievers.types import ModeTrace, RetrievalQuery, RetrievedItem
 from app.text import surface
 from app.text2cypher.lexicon import load as load_lexicon
-from app.text2cypher.reading import example_text, read_path, relation_text, with_examples, with_kind
+from app.text2cypher.preview import example_text, with_examples
+from app.text2cypher.reading import read_path, relation_text, with_kind
 from app.text2cypher.words import matcher
 
 

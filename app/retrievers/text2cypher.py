@@ -43,9 +43,9 @@ from app.text2cypher.answer_form import answer_form
 from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumeration import Enumeration, Enumerator
 from app.text2cypher.features import LLM, RELEVANCE
+from app.text2cypher.preview import answer_of
 from app.text2cypher.prompt import build_messages
 from app.text2cypher.question import QuestionLiterals
-from app.text2cypher.reading import answer_of
 from grounded import DecodingMethod
 
 __all__ = ["Enumeration", "Text2CypherConfig", "Text2CypherRetriever", "Text2CypherTrace"]

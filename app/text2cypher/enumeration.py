@@ -41,9 +41,10 @@ from app.text2cypher.config import Text2CypherConfig
 from app.text2cypher.enumerate_shapes import ShapeEnumerator
 from app.text2cypher.lexicon import Lexicon
 from app.text2cypher.measures import either_way
+from app.text2cypher.preview import example_values, with_examples
 from app.text2cypher.profiles import PropertyProfiles
 from app.text2cypher.question import QuestionLiterals, question_literals
-from app.text2cypher.reading import example_values, reading, with_examples
+from app.text2cypher.reading import reading
 
 PREVIEW_ROWS = 10
 """Rows read per previewed candidate (rows are paths: one answer may fill several)."""
@@ -309,7 +310,7 @@ class Enumerator:
 
         with ctx.stage("cypher_execution"):  # the previewed candidates run
             found = await asyncio.gather(*(examples(i) for i in top))
-        shown = [(i, with_examples(out.readings[i], ex)) for i, ex in zip(top, found, strict=True) if ex]
+        shown = [(i, with_examples(out.readings[i], ex, self.lex)) for i, ex in zip(top, found, strict=True) if ex]
         scores = await self.rerank(question, [t for _, t in shown], ctx)
         if not scores:
             return

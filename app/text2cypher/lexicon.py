@@ -20,73 +20,12 @@ from typing import Any
 
 from app.errors import InvalidInputError
 from app.text import identifier_words
+from app.text2cypher.asking import Asking, asking_of
 from app.text2cypher.files import data_file
 
 BUNDLED = Path(__file__).parent / "lexicons"
 
 _CI = re.IGNORECASE
-
-
-@dataclass(frozen=True, eq=False)
-class Asking:
-    """How ``tune`` asks its training questions (the lexicon's ``[questions]`` table; ``phrasing.path_question``,
-    ``phrasing.shape_question``): frames and phrases, one drawn at random where there are several."""
-
-    path: tuple[str, ...]
-    outer: tuple[str, ...]
-    attribute: tuple[str, ...]
-    anchor: tuple[str, ...]
-    unknown_kind: tuple[str, ...]
-    plural: str
-    turn_back: dict[str, tuple[str, ...]]
-    shapes: dict[str, tuple[str, ...]]
-    words: dict[str, str]
-    pattern: dict[str, tuple[str, ...]]
-    filters: dict[str, tuple[str, ...]]
-    ops: dict[str, tuple[str, ...]]
-    having: dict[str, tuple[str, ...]]
-    aggregates: dict[str, tuple[str, ...]]
-
-
-ASKING_KEYS = {
-    "turn_back": ("in", "out"),
-    "shapes": ("list", "list_k", "count", "agg", "top", "group", "group_avg", "top_time", "top_linked",
-               "top_linked_time", "top_staged", "top_staged_time", "attr", "attr_pair", "common", "common_all",
-               "attr_of", "agg_time"),
-    "words": ("highest", "lowest", "most", "fewest", "least", "average", "number_of"),
-    "pattern": ("leaves", "enters", "having_leaves", "having_enters", "quantity", "time_leaves", "time_enters",
-                "joined"),
-    "filters": ("exists_edge", "exists_own", "exists_linked", "decade", "between", "compared", "edge", "own",
-                "linked", "absent_edge", "absent_own", "absent_linked", "flag_edge", "flag_own", "flag_linked"),
-}  # fmt: skip
-"""The tables of ``[questions]`` and the keys each must have (the frames the code fills)."""
-
-
-def _asking(q: dict[str, Any]) -> Asking:
-    def options(v: Any) -> tuple[str, ...]:
-        out = (v,) if isinstance(v, str) else tuple(str(x) for x in v)
-        if not out:
-            raise ValueError("a frame list is empty")
-        return out
-
-    tables = {
-        t: {str(k): options(v) for k, v in dict(q[t]).items()}
-        for t in ("turn_back", "shapes", "pattern", "filters", "ops", "having", "aggregates")
-    }
-    for t, keys in ASKING_KEYS.items():
-        missing = [k for k in keys if k not in (q[t] if t == "words" else tables[t])]
-        if missing:
-            raise KeyError(f"questions.{t}: {', '.join(missing)}")
-    return Asking(
-        path=options(q["path"]),
-        outer=options(q["outer"]),
-        attribute=options(q["attribute"]),
-        anchor=options(q["anchor"]),
-        unknown_kind=options(q["unknown_kind"]),
-        plural=str(q["plural"]),
-        words={str(k): str(v) for k, v in dict(q["words"]).items()},
-        **tables,
-    )
 
 
 @dataclass(frozen=True, eq=False)  # one per file (``load`` caches): compared and hashed by identity
@@ -156,6 +95,10 @@ class Lexicon:
     """The reading's phrases for a condition's operator, a threshold and an aggregate."""
     asking: Asking
     """How ``tune`` phrases its training questions."""
+    frames: dict[str, str]
+    """The sentence frames of a reading (``[reading.frames]``: ``READING_FRAMES``, the ``{names}`` ``reading.py``
+    fills) and, per order direction, its words (``[reading.directions]``: "highest", "most", "latest"...)."""
+    directions: dict[str, dict[str, str]]
     value_asked_frame: str
     """A pattern with ``{key}``: where a question asks for a property's values by its words."""
     kind_value_frame: str
@@ -268,6 +211,17 @@ READING_OPS = (
 )
 """The keys ``[reading.ops]`` must have: each condition operator's words, the word that negates a flag, and what a node
 without a relationship is (``UNLINKED``, each way round)."""
+READING_FRAMES = (
+    "unknown_kind", "kind", "is_of", "examples", "list_join", "and", "deed", "of", "by", "rel_to", "same_deed",
+    "same", "same_of", "some", "article", "article_vowel", "vowels", "anchor_held", "and_held", "fact",
+    "pinned_path", "pinned_enters", "held", "joined", "conditions", "having", "qualified", "linked", "list_k",
+    "paired", "paired_linked", "count", "count_values", "common", "common_k", "staged", "staged_time",
+    "staged_count", "time", "top_time", "aggregate", "top", "top_sized", "each", "different", "measure", "number_of",
+    "top_distinct", "top_aggregate", "top_count", "most_of", "compared", "said", "sized", "has", "lacks", "unlinked",
+    "flag", "divisible", "between",
+)  # fmt: skip
+"""The keys ``[reading.frames]`` must have, and each direction's words in ``[reading.directions]``."""
+DIRECTION_WORDS = ("top", "most", "long", "when", "common")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -322,9 +276,12 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
         order_words = {d: tuple(ws) for d, ws in data["order"].items()}
         patterns = {str(k): re.compile(str(v), _CI) for k, v in pat.items()}
         tail = str(pat["compared_tail"])
-        missing = [k for k in READING_OPS if k not in reading["ops"]]
+        missing = [f"ops.{k}" for k in READING_OPS if k not in reading["ops"]]
+        missing += [f"frames.{k}" for k in READING_FRAMES if k not in reading["frames"]]
+        ways = reading["directions"]
+        missing += [f"directions.{d}.{k}" for d in ("DESC", "ASC") for k in DIRECTION_WORDS if k not in ways[d]]
         if missing:
-            raise KeyError(f"reading.ops: {', '.join(missing)}")
+            raise KeyError(f"reading: {', '.join(missing)}")
         endings = tuple(w["agent_endings"])
         return Lexicon(
             name=name,
@@ -358,7 +315,9 @@ def parse(name: str, data: dict[str, Any]) -> Lexicon:
             op_words=dict(reading["ops"]),
             having_words=dict(reading["having"]),
             aggregate_words=dict(reading["aggregates"]),
-            asking=_asking(data["questions"]),
+            asking=asking_of(data["questions"]),
+            frames={str(k): str(v) for k, v in reading["frames"].items()},
+            directions={str(d): {str(k): str(v) for k, v in t.items()} for d, t in reading["directions"].items()},
             value_asked_frame=str(pat["value_asked"]),
             kind_value_frame=str(pat["kind_value_asked"]),
             closure_reading=str(reading.get("closure", "")),

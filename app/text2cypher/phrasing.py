@@ -51,7 +51,7 @@ def path_question(c: CandidateQuery, rng: random.Random, lex: Lexicon) -> str:
     c = spelled(c, lex)
     said = {h.rel_type: relation_phrase(h.rel_type, rng) for h in c.hops}
     hops = [(said[h.rel_type], h.direction, words(h.label) if h.label else rng.choice(q.unknown_kind)) for h in c.hops]
-    phrases = read_path(surface(c.anchor.name or ""), hops)
+    phrases = read_path(surface(c.anchor.name or ""), hops, lex)
     last = c.hops[-1]
     turns_back = len(c.hops) > 1 and c.hops[-2].rel_type == last.rel_type
     if turns_back and goes_back(c.hops[-2].direction, last.direction) and rng.random() < 0.5:
@@ -102,7 +102,7 @@ def _filter_phrase(s: Shape, f: Filter, rng: random.Random, lex: Lexicon) -> str
         return " " + filter_reading(f, kind or words(s.path.node_kind(f.var)[0]), lex)
     if f.op in (EXISTS, ABSENT):
         frames = q.filters[f"{'exists' if f.op == EXISTS else 'absent'}_{where}"]
-        return pick(rng, frames).format(rel=rel, kind=kind, prop=prop, has=with_article(prop))
+        return pick(rng, frames).format(rel=rel, kind=kind, prop=prop, has=with_article(prop, lex))
     if isinstance(f.value, bool):
         return pick(rng, q.filters[f"flag_{where}"]).format(rel=rel, kind=kind, flag=flag_text(f.key, f.value, lex))
     if f.op == "range":

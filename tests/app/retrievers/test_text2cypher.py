@@ -23,8 +23,8 @@ from app.retrievers.text2cypher import Enumeration, Text2CypherRetriever, Text2C
 from app.retrievers.types import RetrievalQuery
 from app.text2cypher.answer_form import answer_form
 from app.text2cypher.features import FEATURES
+from app.text2cypher.preview import example_values
 from app.text2cypher.question import question_literals
-from app.text2cypher.reading import example_values
 from app.training.ranker import Group
 from tests.conftest import DEMO, SABLE, SABLE_ANSWERED, tiny_llama
 

@@ -19,6 +19,7 @@ from app.text2cypher.conditions import asked_list
 from app.text2cypher.features import FEATURES, LLM, RELEVANCE
 from app.text2cypher.phrasing import path_question, shape_question
 from app.text2cypher.question import question_literals
+from app.text2cypher.reading import reading
 from app.training.ranker import (
     NAMES,
     Group,
@@ -74,6 +75,34 @@ def test_the_questions_tune_asks_are_data_too(tmp_path: Path) -> None:
     assert "Dune" in path_question(path, random.Random(0), mine)
     (tmp_path / "short.toml").write_text(text.replace(old, ""))
     with pytest.raises(InvalidInputError, match=r"questions\.shapes: count"):
+        lexicon.load(str(tmp_path / "short.toml"))
+
+
+def test_the_readings_are_data_too(tmp_path: Path) -> None:
+    """Every frame a reading is written in comes from the lexicon (``[reading.frames]``, ``[reading.directions]``): a
+    file of the same keys in other words reads the same candidates in them, and one that lacks a frame is refused,
+    naming it."""
+    en = lexicon.load()
+    top = Shape(CandidateQuery(Anchor(None, "Book", "title"), ()), 1, "top", prop="pages", fn="DESC", limit=3)
+    directed = CandidateQuery(Anchor("Dune", "Book", "title"), (Hop("DIRECTED_BY", "out", "Person", "name"),))
+    assert reading(top, en) == "top 3 book with the highest pages"
+    assert reading(directed, en) == "directed by of Dune (person)"
+    text = (lexicon.BUNDLED / "en.toml").read_text()
+    edits = {
+        'top = "top {limit} {base} with the {top} {prop}"': 'top = "{limit} {base} au {prop} le plus {top}"',
+        'of = "{rel} of {of}"  #': 'of = "{rel} de {of}"  #',
+        'kind = "{text} ({kind})"  #': 'kind = "{text} [{kind}]"  #',
+        'top = "highest", most': 'top = "haut", most',
+    }
+    for old, new in edits.items():
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "mine.toml").write_text(text)
+    mine = lexicon.load(str(tmp_path / "mine.toml"))
+    assert reading(top, mine) == "3 book au pages le plus haut"
+    assert reading(directed, mine) == "directed by de Dune [person]"
+    (tmp_path / "short.toml").write_text(text.replace('same = "other {what} with the same {rel} as {of}"', ""))
+    with pytest.raises(InvalidInputError, match=r"frames\.same\b"):
         lexicon.load(str(tmp_path / "short.toml"))
 
 
