@@ -266,7 +266,11 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
         own = self.ranker_for(adapter) if scoring == "combined" and e.features and rel is not None else None
         if ctx is not None:
             ctx.trace.ranker = "namespace" if own is not None else self.ranker.name
-        if own is not None and not own.weights.get(LLM):  # tuning found no weight on the tuned LLM that did no harm
+        weigh = own or self.ranker  # what weighs the features and the LLM: the namespace's ranker, else the mode's
+        if scoring == "combined" and not weigh.weights.get(LLM):
+            # tuning found no weight on the tuned LLM that did no harm, or the mode's ranker gives it none
+            if own is None and ctx is not None:
+                ctx.warn(f"text2cypher: ranker {self.ranker.name!r} gives the LLM no weight; ranked without it")
             scoring = "relevance"
         n = len(e.candidates)
         if scoring == "relevance":
@@ -308,13 +312,10 @@ class Text2CypherRetriever(Retriever[Text2CypherConfig, Text2CypherTrace]):
             return [self._ranked(e, i, lp[i], lp[i]) for i in order], order, method
         assert rel is not None
         llm = rank.log_softmax(lp, cfg.llm_floor)
-        if own is not None:  # the namespace's own weighing of the features and the tuned LLM
-            assert e.relevance is not None
-            ids = list(lp)
-            feats = [e.features[i] | {RELEVANCE: e.relevance[i], LLM: llm[i]} for i in ids]
-            combined = dict(zip(ids, own.scores(feats), strict=True))
-        else:
-            combined = {i: cfg.relevance_weight * rel[i] + llm[i] for i in lp}
+        assert e.relevance is not None
+        ids = list(lp)  # the features and the LLM weighed by the ranker's weights, ``llm`` among them
+        feats = [(e.features[i] if e.features else {}) | {RELEVANCE: e.relevance[i], LLM: llm[i]} for i in ids]
+        combined = dict(zip(ids, weigh.scores(feats), strict=True))
         order = distinct(e, sorted(combined, key=lambda i: -combined[i])[: cfg.top_m])
         return [self._ranked(e, i, combined[i], lp[i], llm[i]) for i in order], order, method
 

@@ -38,13 +38,12 @@ class Text2CypherConfig(ModeConfig):
     scoring: Literal["auto", "combined", "llm", "relevance"] = "auto"
     """``relevance``: the ranker's score alone (the cross-encoder's relevance and the other features, weighed by
     ``ranker``; no LLM), the shallowest path within ``depth_margin`` of the best first; ``combined``: the LLM scores
-    the ``llm_candidates`` best, ranked by ``relevance_weight * score + LLM log-softmax``; ``llm``: the LLM alone over
+    the ``llm_candidates`` best, ranked by the score plus the LLM's log-softmax times the ranker's ``llm`` weight (the
+    namespace's ``ranker.json`` where ``tune`` wrote one, else ``ranker``'s; none: no LLM); ``llm``: the LLM alone over
     every candidate (GraphRAFT as published); ``auto``: ``combined`` with a tuned text2cypher adapter, else
     ``relevance``. The measurements behind these choices (MetaQA, movies) are in reports/summary.md (issue 14)."""
     depth_margin: float = Field(0.5, ge=0.0, le=20.0)
     """``relevance`` scoring: answer with the shallowest path scoring within this of the best path."""
-    relevance_weight: float = Field(2.0, ge=0.0, le=100.0)
-    """Weight of the ranker's score against the LLM's log-softmax in ``combined`` (reports/summary.md, issue 14)."""
     llm_floor: float = Field(4.0, ge=0.0, le=1000.0)
     """``combined``: the LLM's log-softmax counts down to ``-llm_floor`` at most. A tuned 135M model is several nats
     sure of shapes it was trained on ("what are the movies written by X") when the question says something it never
@@ -84,11 +83,12 @@ class Text2CypherConfig(ModeConfig):
     """``combined`` scoring of a tuned namespace: weigh the tuned LLM as the namespace's ``ranker.json`` says (``tune``
     fits it on held-back pairs: the largest weight, halving the fitted one, that loses none of them the untuned ranker
     gets right and gains enough that chance is unlikely, by the sign test; none at all, and the LLM is not run, where
-    no weight does) instead of by ``relevance_weight``
-    (which stays for an adapter without a ``ranker.json``). On Stack Overflow (60 sampled, relaxed execution /
-    answers): untuned 15.0 / 31.7; ``relevance_weight`` 2 gave 13.3 / 30.0 and the fitted weight 1.05 11.7 / 28.3;
-    the no-harm weight is 0 there, and on MetaQA too, where ``relevance_weight`` 2 gains 3-5 points per hop that
-    the held-back questions do not show (reports/summary.md, sessions 23 and 24)."""
+    no weight does) instead of by the mode's ``ranker`` (whose ``llm`` weight stays for an adapter without a
+    ``ranker.json`` and a model tuned elsewhere, served in the LLM role). On Stack Overflow (60 sampled, relaxed
+    execution / answers): untuned 15.0 / 31.7; the bundled rankers' ``llm`` weight 0.5 (the ``relevance_weight`` 2 of
+    issue 14) gave 13.3 / 30.0 and the fitted weight 1.05 11.7 / 28.3; the no-harm weight is 0 there, and on MetaQA
+    too, where 0.5 gains 3-5 points per hop that the held-back questions do not show (reports/summary.md, sessions
+    23 and 24)."""
     ranker: str = "default"
     """The weights of the ranking features (``app/text2cypher/features.py``): a bundled ranker or the path of a ranker
     file (``app/text2cypher/rank.py``)."""

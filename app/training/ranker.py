@@ -194,8 +194,8 @@ def left_out(
 
 
 def in_relevance_units(weights: dict[str, float]) -> dict[str, float]:
-    """The weights scaled so that ``relevance`` weighs 1 (the same order of candidates): ``depth_margin`` and
-    ``relevance_weight`` are in the cross-encoder's units."""
+    """The weights scaled so that ``relevance`` weighs 1 (the same order of candidates): ``depth_margin`` and the
+    LLM's weight are in the cross-encoder's units."""
     unit = weights.get(RELEVANCE, 0.0)
     return {n: round(w / unit, 4) for n, w in weights.items()} if unit > 0 else weights
 
@@ -276,8 +276,10 @@ def learn(
     if l2 is None:
         l2, table = choose_l2(train, blind, prior=drawn)
     weights = in_relevance_units(fit(train, l2=l2, blind=blind, prior=drawn))
-    learned = rank.Ranker(weights, name=str(out))
     before = rank.load(baseline)
+    if LLM in before.weights:  # an LLM no ``tune`` has weighed counts as the baseline says (only ``tune`` weighs one)
+        weights[LLM] = before.weights[LLM]
+    learned = rank.Ranker(weights, name=str(out))
     other = read_graphs(checks) if checks else []
     graphs = sorted({g.namespace for g in train})
     report = {

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -288,20 +290,48 @@ async def test_combined_scoring_floors_the_llm_log_prob(
     t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The LLM's log-softmax counts down to ``-llm_floor`` at most, so a candidate the question's words favour by
-    more than that (in ``relevance_weight`` units) still wins over one the model is sure of."""
+    more than that (in units of the ranker's ``llm`` weight, 0.5 in the bundled default) still wins over one the model
+    is sure of."""
     x = Anchor("Sable Class", "LocomotiveClass")
     first, second = (CandidateQuery(x, (Hop(t, "out", "Company"),)) for t in ("BUILT_BY", "OPERATED_BY"))
     e = Enumeration(links=[], candidates=[first, second], readings=["a", "b"], relevance=[3.0, 0.0])
     monkeypatch.setattr(t2c, "chooser", _Sure([-20.0, 0.0]))
     chosen = {}
     for floor in (4.0, 1000.0):
-        update = {"scoring": "combined", "relevance_weight": 2.0, "llm_floor": floor}
+        update = {"scoring": "combined", "llm_floor": floor}
         monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update=update))
         ranked, order, method = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e)
         assert method == "exact" and sorted(order) == [0, 1] and ranked[0].logprob is not None
         chosen[floor] = ranked[0].query
-    # 2 * 3 - 4 = 2 > 0 with the floor; 2 * 3 - 20 < 0 without it
+    # 3 - 0.5 * 4 = 1 > 0 with the floor; 3 - 0.5 * 20 < 0 without it
     assert chosen == {4.0: first.text, 1000.0: second.text}
+
+
+async def test_without_a_namespace_ranker_the_modes_ranker_weighs_the_llm(
+    t2c: Text2CypherRetriever, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Where ``tune`` wrote no ``ranker.json`` (``scoring: combined`` set by hand, a model tuned elsewhere), the mode's
+    ranker file holds the LLM's weight like any other (the bundled ones: 0.5); a ranker file that gives it none ranks
+    without running it, and says so."""
+    x = Anchor("Sable Class", "LocomotiveClass")
+    first, second = (CandidateQuery(x, (Hop(t, "out", "Company"),)) for t in ("BUILT_BY", "OPERATED_BY"))
+    e = Enumeration(links=[], candidates=[first, second], readings=["a", "b"], relevance=[1.0, 0.0])
+    monkeypatch.setattr(t2c, "chooser", _Sure([-3.0, 0.0]))
+    chosen, decoded, warned = {}, {}, {}
+    for name, llm in {"trusts": 1.0, "bundled": None, "ignores": 0.0}.items():
+        ranker = "default"
+        if llm is not None:
+            (tmp_path / f"{name}.json").write_text(json.dumps({"weights": {"relevance": 1.0, "llm": llm}}))
+            ranker = str(tmp_path / f"{name}.json")
+        update = {"scoring": "combined", "ranker": ranker}
+        monkeypatch.setattr(t2c, "config", t2c.config.model_copy(update=update))
+        ctx = RunContext(mode="text2cypher", trace=Text2CypherTrace())
+        ranked, _, decoded[name] = await t2c.choose("demo", "Which manufacturer built the Sable Class?", e, ctx)
+        chosen[name], warned[name] = ranked[0].query, ctx.warnings
+    # 1 - 1 * 3 < 0: the LLM's favourite; 1 - 0.5 * 3 < 0 as well; with no weight the relevance alone decides
+    assert chosen == {"trusts": second.text, "bundled": second.text, "ignores": first.text}
+    assert decoded == {"trusts": "exact", "bundled": "exact", "ignores": None}
+    assert warned["trusts"] == warned["bundled"] == [] and "gives the LLM no weight" in warned["ignores"][0]
 
 
 async def test_text2cypher_over_http_names_answer_nodes(client: httpx.AsyncClient) -> None:

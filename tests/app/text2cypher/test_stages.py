@@ -121,7 +121,7 @@ def test_every_feature_is_registered_once_and_weighed_by_the_bundled_ranker() ->
         features.feature("sideways", 0)
     assert set(features.SIGNS) == {RELEVANCE, LLM, *FEATURES}  # every feature says which way it points
     default = rank.load()
-    assert set(default.weights) == {RELEVANCE, *FEATURES}
+    assert set(default.weights) == {RELEVANCE, LLM, *FEATURES}  # the LLM's where no ``tune`` has weighed it
     learned = rank.load("learned")  # the bundled learned ranker: fitted, signs kept, relevance 1
     assert learned.info["learned"] is True and learned.weights[RELEVANCE] == 1.0
     assert all(w * features.SIGNS[n] >= 0 for n, w in learned.weights.items())
