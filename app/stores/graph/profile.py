@@ -149,6 +149,9 @@ class LabelProfile:
     names: list[str] = field(default_factory=list)
     """Other text properties that name a node too (a customer's ``companyName`` beside the ``contactName`` it is
     displayed by, an employee's ``lastName``): a question may name a node by any of them (``choose_names``)."""
+    codes: list[str] = field(default_factory=list)
+    """Other text properties that identify each node as a code does (a gene's ``symbol`` beside the whole-number
+    ``entrezId`` that is its id): a question may name a node by one, as by a text id (``choose_codes``)."""
     parts: list[str] = field(default_factory=list)
     """The given and the family name, where a node's name is kept in two properties and its display property is one
     of them or no name at all (a patient shown by ``patientId``, named by ``firstName`` and ``lastName``): what its
@@ -432,6 +435,27 @@ def choose_id(
     return max(ids, key=lambda p: (p.kind == "integer", p.unique, p.key)).key if ids else None
 
 
+def choose_codes(
+    props: Mapping[str, PropertyProfile], skip: set[str], cfg: ProfileSettings, count: int = 0
+) -> list[str]:
+    """The text properties besides ``skip`` (the display property, the id, other names, categorical ones) that would
+    identify each node as a text id does (``choose_id``'s rule, text only; not URLs nor hashes, and short as a
+    display property is): codes a question names a node by ("the gene BRCA1") where the id chosen is another."""
+    return [
+        p.key
+        for p in props.values()
+        if p.key not in skip
+        and p.kind == "text"
+        and p.filled >= 0.9
+        and p.unique >= cfg.id_min_unique
+        and (p.present >= MIN_EVIDENCE or 0 < count <= p.present)
+        and p.codelike
+        and p.url_like < 0.5
+        and p.opaque < 0.5
+        and (p.mean_length or 0) <= cfg.display_max_length
+    ]
+
+
 def numbers_nodes(p: PropertyProfile, count: int) -> bool:
     """Whole numbers that could number ``count`` nodes: none below 0 and a range no wider than twice their count
     (1 to N, with gaps where nodes were deleted)."""
@@ -485,6 +509,7 @@ def label_profile(
     _apply(prof, override)
     if prof.display is not None:
         prof.names = choose_names(props, {prof.display, *prof.categorical, *([prof.id] if prof.id else [])}, cfg)
+        prof.codes = choose_codes(props, {prof.display, prof.id or "", *prof.names, *prof.categorical}, cfg, count)
     prof.numeric, prof.temporal, prof.boolean = typed_keys(props, {k for k in (prof.id, prof.display) if k})
     prof.parts = choose_parts(props, prof.display, cfg)
     return prof
@@ -590,16 +615,17 @@ async def named_nodes(
     graph: GraphStore, namespace: str, profile: SchemaProfile, *, max_rows: int, timeout_s: float
 ) -> list[NamedNode]:
     """Every node with a display value, read label by label through the profile (a node of several labels once
-    per distinct display property), and by each of its label's other names (``LabelProfile.names``) and its id where
+    per distinct display property), and by each of its label's other names (``LabelProfile.names``), its id where
     the id is text (a code a question names: "the airport with code LHR"; a whole-number id would link any number a
-    question states, and no question names a hash or a URL); text and whole-number values only."""
+    question states, and no question names a hash or a URL) and its other codes (``LabelProfile.codes``: "the gene
+    BRCA1"); text and whole-number values only."""
     out: dict[tuple[str, tuple[str, ...], str], NamedNode] = {}
     counted: dict[tuple[str, tuple[str, ...], str], Counter[str]] = defaultdict(Counter)
     for lp in profile.labels.values():
         ident = lp.properties.get(lp.id) if lp.id else None
         spoken = ident is not None and ident.kind == "text" and ident.opaque < 0.5 and ident.url_like < 0.5
         text_id = [lp.id] if spoken and lp.id else []  # no question names a hash or an address
-        for key in [lp.display, *lp.names, *text_id] if lp.display else []:  # its display value, other names, id
+        for key in [lp.display, *lp.names, *text_id, *lp.codes] if lp.display else []:  # display, other names, codes
             rows = await graph.read(namespace, Q.display_values(lp.label, key), max_rows=max_rows, timeout_s=timeout_s)
             for r in rows:
                 v = r.get("v")

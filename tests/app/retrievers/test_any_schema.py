@@ -205,6 +205,28 @@ async def test_a_node_is_found_by_any_of_its_names_and_answers_by_its_display(co
     assert [r["x2.orderID"] for r in await container.graph.read("other_names", wanted)] == ["O07"]
 
 
+async def test_a_code_beside_a_whole_number_id_links_its_node(container: Container) -> None:
+    """Genes shown by their full names, with whole-number ids, are also named by their symbols: "the gene GX7" links
+    to that gene by its symbol, exactly, and text2cypher asks its full name of it (not of a gene whose full name
+    the vector index finds near the symbol)."""
+    lines = [
+        f"CREATE (:Gene {{symbol: 'G{i}X{i % 7}', fullName: 'growth factor receptor {i}', entrezId: {1000 + 37 * i}}})"
+        f"-[:ASSOCIATED_WITH]->(:Disease {{diseaseLabel: 'disease {i}'}});"
+        for i in range(24)
+    ]
+    await container.ingestor.ingest_cypher("codes", "\n".join(lines) + "\n")
+    gene = (await container.profiler.get("codes")).labels["Gene"]
+    assert (gene.display, gene.id, gene.codes) == ("fullName", "entrezId", ["symbol"])
+    question = "What is the full name of the gene G7X0?"
+    links = await container.deps.linker.link("codes", question)
+    assert ("G7X0", ["Gene"], "symbol") in [(x.name, x.labels, x.key) for x in links]
+    t2c: Any = container.retrievers["text2cypher"]
+    e = await t2c.enumerate("codes", question)
+    wanted = [c.text for c in e.candidates if 'symbol: "G7X0"' in c.text and "fullName" in c.text]
+    assert wanted, [c.text for c in e.candidates][:10]
+    assert await container.graph.read("codes", wanted[0]) == [{"fullName": "growth factor receptor 7"}]
+
+
 def test_a_number_is_never_linked_by_meaning() -> None:
     """The vector fallback looks up names, not numbers: "5" and "4." in a question embed near any version name
     ("5.1", "4.5"), so spans without a letter are left to the exact index (which links a port stated as 9999)."""

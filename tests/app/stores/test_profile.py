@@ -115,3 +115,16 @@ def test_a_measure_every_node_holds_its_own_value_of_is_no_id() -> None:
     keyed = [{**s, "stadiumId": 100_000 + 7919 * i} for i, s in enumerate(stadiums)]  # sparse, but its key says id
     prof = label_profile("Stadium", 30, keyed, CFG, None)
     assert prof.id == "stadiumId" and prof.numeric == ["capacity"]
+
+
+def test_a_code_beside_a_whole_number_id_still_names_its_node() -> None:
+    """A gene shown by its full name has a whole-number id and a symbol: the symbol is a code a question names it by
+    ("the gene BRCA1"), linked as a text id would be; a shared value, the id itself, a hash or a long text is none."""
+    genes = [
+        {"symbol": f"G{i}X{i % 7}", "fullName": f"growth factor receptor {i}", "entrezId": 1000 + 37 * i,
+         "chromosome": str(1 + i % 5), "digest": f"{i:04x}9f3a7c2be01d", "notes": "A long note on the gene. " * 5}
+        for i in range(30)
+    ]  # fmt: skip
+    prof = label_profile("Gene", 30, genes, CFG, None)
+    assert prof.display == "fullName" and prof.id == "entrezId" and prof.codes == ["symbol"]
+    assert label_profile("Supplier", 40, _suppliers(), CFG, None).codes == []  # its code is its id already
