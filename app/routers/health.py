@@ -87,7 +87,10 @@ async def namespaces(container: ContainerDep, who: PrincipalDep) -> dict[str, ob
     return {"namespaces": out, "modes": sorted(container.retrievers)}
 
 
-@router.get("/namespaces/{namespace}/schema", responses={**COMMON_RESPONSES, 503: ERROR_RESPONSES[503]})
+@router.get(
+    "/namespaces/{namespace}/schema",
+    responses={**COMMON_RESPONSES, 404: ERROR_RESPONSES[404], 503: ERROR_RESPONSES[503]},
+)
 async def namespace_schema(
     namespace: str, container: ContainerDep, who: PrincipalDep, refresh: bool = False
 ) -> dict[str, object]:
