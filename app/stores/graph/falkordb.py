@@ -228,22 +228,44 @@ class FalkorDBGraphStore:
         deadline_s = timeout_s or self.query_timeout_s
         server_ms = int(1000 * deadline_s * SERVER_SHARE)
         self.watch.check()
-        try:
-            # ours is the query deadline: a paused (SIGSTOP) server answers nothing at all (ServerWatch). The
-            # server's own timeout comes a little earlier, so a live server reports a slow query itself.
-            result = await self.watch.wait(
-                self._reading(namespace, lambda: graph.ro_query(cypher, dict(params or {}), timeout=server_ms)),
-                deadline_s,
-            )
-        except redis_errors.ResponseError as exc:
-            if "empty key" in str(exc).lower():  # the namespace has no graph yet
-                return []
-            raise self._map_error(exc) from exc
-        except (redis_errors.RedisError, OSError) as exc:
-            raise self._map_error(exc) from exc
+        pid = self.server.pid if self.server is not None else None
+        until = asyncio.get_running_loop().time() + deadline_s
+        for attempt in (1, 2):
+            try:
+                # ours is the query deadline: a paused (SIGSTOP) server answers nothing at all (ServerWatch). The
+                # server's own timeout comes a little earlier, so a live server reports a slow query itself.
+                result = await self.watch.wait(
+                    self._reading(namespace, lambda: graph.ro_query(cypher, dict(params or {}), timeout=server_ms)),
+                    deadline_s,
+                )
+                break
+            except redis_errors.ResponseError as exc:
+                if "empty key" in str(exc).lower():  # the namespace has no graph yet
+                    return []
+                raise self._map_error(exc) from exc
+            except (redis_errors.RedisError, OSError) as exc:
+                if attempt == 2 or not await self._restarted(pid, until):
+                    raise self._map_error(exc) from exc
+                log.warning("graph read on %r retried: the embedded server died under it and was restarted", namespace)
         names = [h[1] for h in result.header]
         limit = max_rows or self.max_result_rows
         return [{name: _convert(v) for name, v in zip(names, row, strict=True)} for row in result.result_set[:limit]]
+
+    async def _restarted(self, pid: int | None, until: float) -> bool:
+        """Whether the embedded server that was ``pid`` when a read began has died and another is answering by
+        ``until`` (``EmbeddedFalkorServer.supervise`` restarts it; the packaged server can die under concurrent
+        queries, FalkorDB issues 1240 and 1784): a read, which changes nothing, is then asked once more. False at
+        once for an external server, or where the same server is still up (the error is not a crash)."""
+        if self.server is None or pid is None:
+            return False
+        loop = asyncio.get_running_loop()
+        while loop.time() < until:
+            if self.server.pid != pid and not self.server.exited() and await self.ping():
+                return True
+            if self.server.pid == pid and not self.server.exited() and await self.ping():
+                return False  # the same server answers: not a crash
+            await asyncio.sleep(0.1)
+        return False
 
     async def execute(
         self,

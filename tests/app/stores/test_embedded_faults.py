@@ -111,6 +111,28 @@ async def test_a_dead_graph_server_is_restarted_and_a_paused_one_times_out(tmp_p
         await g.close()
 
 
+async def test_a_read_the_server_dies_under_is_asked_again_of_the_restarted_one(tmp_path: Path) -> None:
+    """The packaged server can die under concurrent queries (SIGSEGV, FalkorDB issues 1240 and 1784); a read, which
+    changes nothing, waits for the restart and is asked once more instead of failing the question. A write is not."""
+    g = FalkorDBGraphStore(data_dir=tmp_path, query_timeout_s=20.0)
+    await g.start()
+    try:
+        await g.execute("f", "CREATE (:Thing {name: 'kept'})")
+        await g.flush()
+        assert g.server is not None and g.server.pid is not None
+        first = g.server.pid
+        os.kill(first, signal.SIGKILL)  # dies before the read: its connection is refused, then reset
+        assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
+        assert g.server.pid != first
+        again = g.server.pid
+        assert again is not None
+        os.kill(again, signal.SIGKILL)
+        with pytest.raises(DependencyError):
+            await g.execute("f", "CREATE (:Thing {name: 'not asked twice'})")
+    finally:
+        await g.close()
+
+
 async def test_a_query_without_a_free_slot_is_a_clean_overload(tmp_path: Path) -> None:
     g = FalkorDBGraphStore(data_dir=tmp_path, max_concurrency=1, queue_timeout_s=0.2)
     await g.start()
