@@ -315,7 +315,7 @@ def answer_kind(f: Facts) -> int:
             for i, hop in enumerate(c.hops, start=1)
             if term_words(hop.rel_type)[:1]
             and m.names(term_words(hop.rel_type)[0], verb)
-            and (not passive or m.passive(hop.rel_type) or (acts(hop.rel_type) and lone_verb(hop.rel_type)))
+            and (not passive or m.passive(hop.rel_type) or (acts(hop.rel_type, m.lex) and lone_verb(hop.rel_type)))
         ]
         # "who won match X": the player whose ``PLAYED_IN`` has a flag ``won`` the verb names, true
         ends += [
@@ -341,7 +341,8 @@ def answer_kind(f: Facts) -> int:
             return 1 if c.target in roles else -1
         if head == lits.kind_head:  # "which questions ...": a pattern without a question answers something else
             return -1
-    deed = len(c.hops) == 1 and (acts(c.hops[0].rel_type) or m.passive(c.hops[0].rel_type))  # not ``CHILD_OF``
+    first = c.hops[0].rel_type if len(c.hops) == 1 else ""
+    deed = bool(first) and (acts(first, lits.lex) or m.passive(first))  # not ``CHILD_OF``
     if lits.asks_who and lits.doer is None and deed:  # "who has the highest average review rating": no verb says
         return 1 if c.target == m.doer(c.hops[0], 1) else -1  # which end; "who" asks for the doer
     return 0

@@ -56,13 +56,13 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]], lex: Lexic
         what, rel = kind or fr["unknown_kind"], words(name)
         back = i > 0 and not shared and hops[i - 1][0] == name and goes_back(hops[i - 1][1], d)
         between = (hops[i - 1][2] or fr["unknown_kind"]) if back else ""  # the kind of the node both ends share
-        if back and d == "in" and acts(name):  # "other researcher that wrote the same paper as X"
+        if back and d == "in" and acts(name, lex):  # "other researcher that wrote the same paper as X"
             phrase = fr["same_deed"].format(what=what, rel=rel, between=between, of=phrases[-2])
         elif back and d == "in":
             phrase = fr["same"].format(what=what, rel=rel, of=phrases[-2])
         elif back:
             phrase = fr["same_of"].format(what=what, rel=rel, between=between, of=phrases[-2])
-        elif d == "out" and acts(name):  # "movie that Tom Hanks acted in", not "acted in of Tom Hanks"
+        elif d == "out" and acts(name, lex):  # "movie that Tom Hanks acted in", not "acted in of Tom Hanks"
             phrase = fr["deed"].format(what=what, rel=rel, of=phrases[-1])
         elif d == "out":
             phrase = fr["of"].format(rel=rel, of=phrases[-1])
@@ -73,16 +73,19 @@ def read_path(start: str, hops: Sequence[tuple[str, Direction, str]], lex: Lexic
     return phrases
 
 
-@functools.lru_cache(maxsize=1024)
-def acts(rel: str) -> bool:
+def acts(rel: str, lex: Lexicon | None = None) -> bool:
     """Whether a relationship type is a verb in the past or third person, on its own or with its prepositions
     (``WROTE``, ``ACTED_IN``, ``DEPENDS_ON``): what it points to is what its start did it to, "post that X wrote".
     Not a noun (``HAS_GENRE``, ``PLACE_OF_BIRTH``: "genre of X"), nor a verb's plain form (``REPLY_TO``), nor a
     passive (``DIRECTED_BY``: its end did it; ``BORN_IN``, a participle and no past tense), nor a state (the
-    lexicon's ``states``: ``LOCATED_IN``)."""
+    lexicon's ``states``: ``LOCATED_IN``; ``lex``: the question's lexicon, the bundled default where None)."""
+    return _acts(rel, lex or load_lexicon())
+
+
+@functools.lru_cache(maxsize=4096)
+def _acts(rel: str, lex: Lexicon) -> bool:
     verb, *rest = words(rel).split() or [""]
     lemmas = verb_lemmas(verb)
-    lex = load_lexicon()
     if not lemmas or verb in lemmas or verb in lex.states or not all(w in FUNCTION_WORDS for w in rest):
         return False
     past = {f for v in lemmas for f in getInflection(v, "VBD")}  # "born" is no past tense: "X born in" is no deed

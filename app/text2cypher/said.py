@@ -71,7 +71,7 @@ def agent_by(f: Facts) -> int:
         for words, starts in ((lex.away, last in lex.toward), (lex.toward, last in lex.away)):
             if said_by(f.question, name, tuple(words)):  # "from X" of ``SENT_TO``: X starts it
                 return 1 if starts_hop == starts else -1
-    if not (lits.match.passive(hop.rel_type) or acts(hop.rel_type)):
+    if not (lits.match.passive(hop.rel_type) or acts(hop.rel_type, lex)):
         return 0
     if said_by(f.question, name, tuple(lex.passive)):
         return 1 if lits.match.doer(hop, i) == entity else -1

@@ -97,10 +97,16 @@ def test_the_readings_are_data_too(tmp_path: Path) -> None:
     for old, new in edits.items():
         assert text.count(old) == 1, old
         text = text.replace(old, new)
+    old = 'states = ["located", '
+    assert text.count(old) == 1
+    text = text.replace(old, 'states = ["acted", "located", ')  # a state, no deed, in this file alone
     (tmp_path / "mine.toml").write_text(text)
     mine = lexicon.load(str(tmp_path / "mine.toml"))
     assert reading(top, mine) == "3 book au pages le plus haut"
     assert reading(directed, mine) == "directed by de Dune [person]"
+    acted = CandidateQuery(Anchor("Ana", "Person", "name"), (Hop("ACTED_IN", "out", "Movie", "title"),))
+    assert reading(acted, en) == "movie that Ana acted in (movie)"
+    assert reading(acted, mine) == "acted in de Ana [movie]"  # the question's lexicon says what a deed is
     (tmp_path / "short.toml").write_text(text.replace('same = "other {what} with the same {rel} as {of}"', ""))
     with pytest.raises(InvalidInputError, match=r"frames\.same\b"):
         lexicon.load(str(tmp_path / "short.toml"))
