@@ -211,7 +211,9 @@ def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
     """A number of the answers' own that the word how many asks for names, every word of it said ("how many pages
     does X have": ``pages``; not ``homeGoals`` for "how many goals"): the number is the count asked for; so is the
     sum of such a number over the answers ("the total number of pages of the books written by X"), unless the key is
-    the words of a kind of the pattern ("how many ports": the ports, not the sum of their numbers)."""
+    the words of a kind of the pattern ("how many ports": the ports, not the sum of their numbers) or the answers
+    are of the stated entity's own kind, which holds the number itself ("how many credits is X worth": not the
+    credits of the courses X requires)."""
     if not (isinstance(c, Shape) and c.quantity and c.prop and not c.paired and lits.heads):
         return False
     summed = c.kind == "agg" and c.fn == "sum"
@@ -220,6 +222,13 @@ def quantity_asked(c: Candidate, lits: QuestionLiterals) -> bool:
     key = prop_term(c)
     if summed and term_words(key) in {term_words(label) for label in c.path.labels()}:
         return False  # "how many tracks": not a sum of the ``trackNo`` of their album's tracks
+    if (
+        summed
+        and c.anchor.name is not None
+        and c.hops
+        and c.path.node_kind(c.prop_var or c.target)[0] == c.anchor.label
+    ):
+        return False  # "how many credits is X worth": X's own number, not a sum over others of its kind
     return lits.match.named(key, lits.heads[:1]) and all(lits.match.named(w, lits.words) for w in term_words(key))
 
 

@@ -159,6 +159,24 @@ def test_the_total_number_of_a_quantity_is_its_sum_not_a_count_of_its_owners() -
     assert row["count_form"] == -1.0 and row["aggregate_asked"] == -1.0
 
 
+def test_how_many_of_a_number_the_stated_entity_holds_is_its_own_not_a_sum_over_its_kind() -> None:
+    """ "How many credits is X worth" asks for course X's own credits: a sum of the credits of the courses X requires
+    (its own kind, which holds the number too) is no quantity asked for; a sum over another kind still is."""
+    x = Anchor("Machine Learning", "Course", "title")
+    required = CandidateQuery(x, (Hop("REQUIRES", "out", "Course", "title"),))
+    own = Shape(CandidateQuery(x, ()), 1, "attr", prop="credits", quantity=True)
+    summed = Shape(required, 2, "agg", prop="credits", fn="sum", quantity=True)
+    q = "How many credits is Machine Learning worth?"
+    rows = features.compute([own, summed], q, question_literals(q))
+    assert rows[0]["count_form"] == 1.0
+    assert rows[1]["count_form"] == -1.0 and rows[1]["aggregate_asked"] == -1.0
+    taught = CandidateQuery(Anchor("Ada", "Person", "name"), (Hop("TEACHES", "out", "Course", "title"),))
+    q = "How many credits does Ada teach?"
+    total = Shape(taught, 2, "agg", prop="credits", fn="sum", quantity=True)
+    [row] = features.compute([total], q, question_literals(q))
+    assert row["count_form"] == 1.0 and row["aggregate_asked"] == 1.0
+
+
 def test_a_key_that_is_a_kind_of_the_pattern_names_that_kind_not_itself() -> None:
     """A relationship's ``trackNo`` reads as "track" (the ``No`` is a function word): "which tracks did X stream"
     names the tracks, not the numbers of the tracks on their albums, and "how many tracks are in playlist X" is no
