@@ -96,9 +96,10 @@ class Lexicon:
     asking: Asking
     """How ``tune`` phrases its training questions."""
     frames: dict[str, str]
-    """The sentence frames of a reading (``[reading.frames]``: ``READING_FRAMES``, the ``{names}`` ``reading.py``
-    fills) and, per order direction, its words (``[reading.directions]``: "highest", "most", "latest"...)."""
+    """The sentence frames of a reading (``[reading.frames]``: ``READING_FRAMES``, with the ``{names}`` that
+    ``reading.py`` fills)."""
     directions: dict[str, dict[str, str]]
+    """Per order direction, a reading's words for it (``[reading.directions]``: "highest", "most", "latest"...)."""
     value_asked_frame: str
     """A pattern with ``{key}``: where a question asks for a property's values by its words."""
     kind_value_frame: str
@@ -220,8 +221,9 @@ READING_FRAMES = (
     "top_distinct", "top_aggregate", "top_count", "most_of", "compared", "said", "sized", "has", "lacks", "unlinked",
     "flag", "divisible", "between",
 )  # fmt: skip
-"""The keys ``[reading.frames]`` must have, and each direction's words in ``[reading.directions]``."""
+"""The keys ``[reading.frames]`` must have."""
 DIRECTION_WORDS = ("top", "most", "long", "when", "common")
+"""The words ``[reading.directions]`` must give each direction (``DESC``, ``ASC``)."""
 
 
 @functools.lru_cache(maxsize=1024)

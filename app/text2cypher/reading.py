@@ -222,7 +222,7 @@ def pinned_reading(path: CandidateQuery, target: int, kinds: Sequence[str], lex:
     rel = words(path.hops[0].rel_type)
     leaves = (path.hops[0].direction == "out") == (target == 1)  # the relationship leaves the nodes asked for
     said = fr["fact"] if leaves else fr["pinned_enters"]
-    return with_kind(said.format(a=this, rel=rel, b=other, other=other, this=this), kind, lex)
+    return with_kind(said.format(a=this, rel=rel, b=other), kind, lex)
 
 
 def shape_time_order(s: Shape) -> str | None:

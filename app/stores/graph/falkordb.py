@@ -260,10 +260,8 @@ class FalkorDBGraphStore:
             return False
         loop = asyncio.get_running_loop()
         while loop.time() < until:
-            if self.server.pid != pid and not self.server.exited() and await self.ping():
-                return True
-            if self.server.pid == pid and not self.server.exited() and await self.ping():
-                return False  # the same server answers: not a crash
+            if not self.server.exited() and await self.ping():
+                return self.server.pid != pid  # the same server answering: no crash
             await asyncio.sleep(0.1)
         return False
 

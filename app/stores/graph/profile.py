@@ -425,14 +425,22 @@ def choose_id(
         p
         for p in props.values()
         if p.key != display
-        and p.filled >= 0.9
-        and p.unique >= cfg.id_min_unique
-        and (p.present >= MIN_EVIDENCE or (p.kind == "text" and 0 < count <= p.present))
-        and p.codelike
+        and identifies(p, cfg, count)
         and (p.kind != "integer" or identifies_by_key(p.key) or numbers_nodes(p, count))
         and epoch_scale(_f(p.lo), _f(p.hi), p.kind == "integer") is None  # a time stamp identifies nothing
     ]
     return max(ids, key=lambda p: (p.kind == "integer", p.unique, p.key)).key if ids else None
+
+
+def identifies(p: PropertyProfile, cfg: ProfileSettings, count: int) -> bool:
+    """Values that tell each node apart as an id does: filled, unique (``id_min_unique``) and code-like, read on
+    ``MIN_EVIDENCE`` nodes at least, or, for codes in text, on every one of the label's ``count`` nodes."""
+    return (
+        p.filled >= 0.9
+        and p.unique >= cfg.id_min_unique
+        and (p.present >= MIN_EVIDENCE or (p.kind == "text" and 0 < count <= p.present))
+        and p.codelike
+    )
 
 
 def choose_codes(
@@ -446,10 +454,7 @@ def choose_codes(
         for p in props.values()
         if p.key not in skip
         and p.kind == "text"
-        and p.filled >= 0.9
-        and p.unique >= cfg.id_min_unique
-        and (p.present >= MIN_EVIDENCE or 0 < count <= p.present)
-        and p.codelike
+        and identifies(p, cfg, count)
         and p.url_like < 0.5
         and p.opaque < 0.5
         and (p.mean_length or 0) <= cfg.display_max_length
