@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 # with another process busy, 2 torch threads collapse on this 2-core machine
 TEST_ENV := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1
 
-.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval own-data eval-own ranker-gold bench bench-constrained synth train-text2cypher model-qwen clean
+.PHONY: install demo test test-slow fuzz bench-load bench-ingest test-vllm vllm-venv bench-vllm lint format eval own-data eval-own ranker-gold bench bench-constrained bench-save-race synth train-text2cypher model-qwen clean
 
 install: $(STAMP)
 
@@ -166,6 +166,10 @@ bench: install bench-constrained
 bench-constrained: install
 	$(PY) -m pip install -q xgrammar llguidance || true
 	$(PY) -m app.eval.bench_constrained
+
+# the embedded FalkorDB saved while queries run: SAVE vs the service's forked BGSAVE vs none (~3 min on 2 cores)
+bench-save-race: install
+	OMP_NUM_THREADS=1 $(PY) -m app.eval.bench_save_race
 
 # GraphRAFT training: best-Cypher pairs from MetaQA dev (never validation lines), then LoRA on CPU
 synth: install

@@ -385,3 +385,19 @@ def neighbours(
         f"WITH nm, type(r) AS rel, m, {value} AS other, {which} AS key WHERE other IS NOT NULL "
         "RETURN nm AS src, rel, toString(other) AS other, labels(m) AS labels, key LIMIT $limit"
     )
+
+
+# --- make bench-save-race (app/eval/bench_save_race.py): a graph of many relationships, read and written ---------
+SAVE_RACE_SETUP = (
+    "UNWIND range(0, $n - 1) AS i CREATE (:A {id: i})",
+    "CREATE INDEX FOR (a:A) ON (a.id)",
+    "MATCH (a:A), (b:A) WHERE b.id = (a.id * 7 + 3) % $n CREATE (a)-[:R]->(b), (a)-[:R]->(b), (a)-[:S]->(b)",
+)
+SAVE_RACE_READS = (
+    "MATCH (a:A {id: $i})-[r]->(b)-[s]->(c) RETURN count(r), count(s)",
+    "MATCH (a:A)-[r:R]->(b:A) WHERE a.id < $i RETURN count(r)",
+)
+SAVE_RACE_WRITES = (
+    "MATCH (a:A {id: $i}), (b:A {id: $j}) CREATE (a)-[:R]->(b)",
+    "MATCH (a:A {id: $i})-[r:R]->() WITH r LIMIT 1 DELETE r",
+)

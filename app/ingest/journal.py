@@ -56,13 +56,17 @@ class IngestJournal:
         self.exclusive = exclusive
         """This process is the graph's only writer (the embedded data dir's lock): any other owner is dead."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._live: set[tuple[str, str]] = set()
+        """(namespace, sha) of the entries this process is working on now."""
 
-    def abandoned(self, row: dict[str, Any]) -> bool:
-        """The entry is not being worked on by a live process (so it may be taken over or finished)."""
+    def abandoned(self, row: dict[str, Any], namespace: str) -> bool:
+        """The entry is not being worked on by a live process (so it may be taken over or finished). One of this
+        process's own that it is not working on was left running by a graph server that lost its end (restarted
+        from a save made mid-way)."""
         if row["state"] != RUNNING:
             return True
         if row["owner"] == self.owner:
-            return False
+            return (namespace, row["sha"]) not in self._live
         return self.exclusive or time.time() - float(row["beat"] or 0) > self.lease_s
 
     async def entries(self, namespace: str) -> list[dict[str, Any]]:
@@ -81,7 +85,7 @@ class IngestJournal:
         """Open (or take over) the entry of this content, durably. ``IngestConflictError`` when a live process is
         running the same ingest. ``recovering``: start-up finishing a cut-off ingest (counted in ``_attempts``)."""
         row = next((r for r in await self.entries(namespace) if r["sha"] == sha), None)
-        if row is not None and not self.abandoned(row):
+        if row is not None and not self.abandoned(row, namespace):
             raise IngestConflictError(
                 f"this content is already being ingested into {namespace!r}; retry when it is done",
                 details={"started": row["started"]},
@@ -95,8 +99,13 @@ class IngestJournal:
             "payload": payload,
             "recovering": recovering,
         }
-        await self.graph.execute(namespace, Q.JOURNAL_BEGIN, params)
-        await self.graph.flush()
+        self._live.add((namespace, sha))  # before the entry exists: never seen abandoned by this process's recover
+        try:
+            await self.graph.execute(namespace, Q.JOURNAL_BEGIN, params)
+            await self.graph.flush()
+        except BaseException:
+            self._live.discard((namespace, sha))
+            raise
         resumed = int(row["next"] or 0) if row is not None else 0
         if row is not None:
             log.warning("ingest into %r: taking over a %s %s ingest at step %d", namespace, row["state"], kind, resumed)
@@ -108,6 +117,11 @@ class IngestJournal:
 
     async def end(self, entry: JournalEntry) -> None:
         await self.graph.execute(entry.namespace, Q.JOURNAL_END, {"sha": entry.sha})
+        self._live.discard((entry.namespace, entry.sha))
+
+    def left(self, namespace: str, sha: str) -> None:
+        """This process no longer works on the entry (it ended, failed or was interrupted)."""
+        self._live.discard((namespace, sha))
 
     async def stop(self, namespace: str, sha: str, state: str, error: str) -> None:
         """Mark the entry ``interrupted`` or ``failed`` (with the reason). Its resume point stays the one in the

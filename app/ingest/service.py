@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cypher import queries as Q
-from app.errors import AppError, InvalidInputError, NotFoundError
+from app.errors import AppError, DependencyError, InvalidInputError, NotFoundError
 from app.ids import entity_id
 from app.ingest.journal import FAILED, INTERRUPTED, IngestJournal, JournalEntry
 from app.ingest.parsers import (
@@ -49,7 +49,7 @@ from app.ingest.structure import (
 from app.models.embedder import Embedder
 from app.observability import INGEST_RECOVERED, INGESTED
 from app.settings import Settings
-from app.stores.graph.base import GraphStore, check_namespace
+from app.stores.graph.base import GraphStore, check_namespace, fenced
 from app.stores.graph.profile import NamedNode, SchemaProfiler, named_nodes
 from app.stores.vector.base import VectorPoint, VectorStore, collection_name
 
@@ -150,11 +150,19 @@ class Ingestor:
         (shutdown) interrupted: start-up finishes the latter."""
         check_namespace(namespace)
         async with self._locks[namespace]:
+            # the graph server's life the ingest runs in: one that restarted from its last save mid-way may have
+            # lost the ingest's writes since, so the writes that would follow are refused (fenced) and the ingest
+            # is not acknowledged
+            epoch = self.graph.epoch()
             entry = await self.journal.begin(namespace, kind, sha, source, payload, recovering=_RECOVERING.get())
             try:
-                async with self.journal.heartbeat(entry):
-                    report = await work(entry)
-                await self.journal.end(entry)
+                with fenced(epoch):
+                    self._same_life(epoch)
+                    async with self.journal.heartbeat(entry):
+                        report = await work(entry)
+                    await self.journal.end(entry)
+                await self.graph.flush()  # durable before it is acknowledged
+                self._same_life(epoch)
             except BaseException as exc:
                 reason = f"{type(exc).__name__}: {exc}"
                 with contextlib.suppress(Exception):
@@ -164,13 +172,23 @@ class Ingestor:
                         wait_s = self.settings.graph.startup_timeout_s
                         await asyncio.shield(self.journal.stop_durably(namespace, sha, FAILED, reason, wait_s=wait_s))
                 raise
-            await self.graph.flush()  # durable before it is acknowledged
+            finally:
+                self.journal.left(namespace, sha)
         if report.changed:
             for callback in self.on_change:
                 result = callback(namespace)
                 if inspect.isawaitable(result):
                     await result
         return report
+
+    def _same_life(self, epoch: object | None) -> None:
+        """``DependencyError`` when the graph server is not the one ``epoch`` names (restarted from its last save)."""
+        if self.graph.epoch() != epoch:
+            raise DependencyError(
+                "graph",
+                "the graph server restarted from its last save during the ingest: what it wrote may be lost; "
+                "send it again",
+            )
 
     async def detached(self, work: Awaitable[IngestReport]) -> IngestReport:
         """Await ``work`` in a task of its own that a cancelled caller (a client gone, a request deadline) does not
@@ -208,7 +226,7 @@ class Ingestor:
             if namespace.startswith("_"):
                 continue
             for row in await self.journal.entries(namespace):
-                if row["state"] == FAILED or not self.journal.abandoned(row):
+                if row["state"] == FAILED or not self.journal.abandoned(row, namespace):
                     continue
                 if int(row["attempts"]) >= self.settings.ingest.max_recovery_attempts:
                     reason = f"cut off {row['attempts']} times, not started again: ingest it again to retry"

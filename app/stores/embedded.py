@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from app.errors import DependencyError, StoreLockedError
 from app.observability import RESTARTS
@@ -194,21 +194,35 @@ class EmbeddedFalkorServer:
                     log.exception("embedded FalkorDB server: restart failed; trying again")
 
     async def save(self, timeout_s: float) -> None:
-        """Write the graph to disk now (``SAVE``): what makes an acknowledged ingest survive a crash of the server."""
+        """Write the graph to disk now: what makes an acknowledged ingest survive a crash of the server.
+
+        ``BGSAVE`` (a forked child writes the snapshot), waited for, never ``SAVE``: FalkorDB 4.16 serialises a graph
+        in the main thread under ``SAVE`` while its worker threads keep running queries, and a read traversing the
+        relationships being serialised dies with SIGSEGV (measured: ``benchmarks/falkordb_save_race.py``). A save
+        already running may predate our writes: it is waited out and ours started after it."""
         import redis.asyncio as aioredis
 
         client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=timeout_s)
 
+        async def idle() -> dict[str, Any]:
+            while True:
+                info = await client.info("persistence")
+                if not info.get("rdb_bgsave_in_progress"):
+                    return info
+                await asyncio.sleep(0.02)
+
         async def save_once() -> None:
             while True:
+                await idle()
                 try:
-                    await client.execute_command("SAVE")
-                    return
-                except aioredis.ResponseError as exc:
-                    # a periodic background save is running: it may predate our writes, so wait and save again
+                    await client.execute_command("BGSAVE")
+                    break
+                except aioredis.ResponseError as exc:  # one began between our look and our command: wait it out
                     if "in progress" not in str(exc).lower():
                         raise
-                await asyncio.sleep(0.05)
+            info = await idle()  # ours, or a later one (which has our writes too)
+            if info.get("rdb_last_bgsave_status") != "ok":
+                raise RuntimeError(f"background save failed; see {self.dir}/server.log")
 
         try:  # within timeout_s in all (the client's retries of a server that does not answer included)
             await asyncio.wait_for(save_once(), timeout_s)

@@ -8,8 +8,10 @@ the schema types (``GraphSchema``, ``SchemaTriple``) are defined there.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -17,6 +19,7 @@ from app.cypher.schema import GraphSchema, SchemaTriple, triples_from_rows, visi
 from app.errors import InvalidInputError
 
 __all__ = [
+    "WRITE_FENCE",
     "GraphSchema",
     "GraphStore",
     "NodeValue",
@@ -24,6 +27,7 @@ __all__ = [
     "SchemaTriple",
     "WriteSummary",
     "check_namespace",
+    "fenced",
     "triples_from_rows",
     "visible_labels",
     "write_in_batches",
@@ -120,6 +124,12 @@ class GraphStore(Protocol):
         committed transactions already are)."""
         ...
 
+    def epoch(self) -> object | None:
+        """Which life of the graph server writes go to now: it changes when writes not yet made durable may have
+        been lost (the embedded FalkorDB restarted from its last save). ``None`` where a committed write is durable
+        at once (Neo4j) or the store cannot tell (an external FalkorDB)."""
+        ...
+
     async def ping(self) -> bool:
         """True when the engine answers."""
 
@@ -180,6 +190,22 @@ class GraphStore(Protocol):
 def batched(rows: Sequence[Mapping[str, Any]], size: int) -> Iterable[list[Mapping[str, Any]]]:
     for i in range(0, len(rows), size):
         yield list(rows[i : i + size])
+
+
+WRITE_FENCE: contextvars.ContextVar[object | None] = contextvars.ContextVar("graph_write_fence", default=None)
+"""The ``GraphStore.epoch`` a piece of work began in (``fenced``): a store whose epoch has moved on since refuses
+that work's writes, which would otherwise land on a graph that lost the work's earlier ones."""
+
+
+@contextlib.contextmanager
+def fenced(epoch: object | None) -> Iterator[None]:
+    """Writes made inside go to the graph server's life ``epoch`` or fail (``GraphStore.epoch``; ``None``: no
+    fence)."""
+    token = WRITE_FENCE.set(epoch)
+    try:
+        yield
+    finally:
+        WRITE_FENCE.reset(token)
 
 
 async def write_in_batches(

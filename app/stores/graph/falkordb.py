@@ -21,6 +21,7 @@ from app.cypher import queries as Q
 from app.errors import DependencyError, DependencyTimeoutError, OverloadedError, QueryRejectedError
 from app.stores.embedded import EmbeddedFalkorServer
 from app.stores.graph.base import (
+    WRITE_FENCE,
     GraphSchema,
     NodeValue,
     Record,
@@ -208,8 +209,19 @@ class FalkorDBGraphStore:
         async with self._schema_lock.reading(namespace), self._slot():
             return await query()
 
+    def epoch(self) -> object | None:
+        """The embedded server's pid (a restart begins from its last save); ``None`` for an external server."""
+        return self.server.pid if self.server is not None else None
+
     async def _writing(self, namespace: str, query: Callable[[], Awaitable[T]]) -> T:
         async with self._schema_lock.writing(namespace), self._slot():
+            fence = WRITE_FENCE.get()
+            if fence is not None and fence != self.epoch():
+                raise DependencyError(
+                    "falkordb",
+                    "the embedded graph server restarted from its last save during this work: what it wrote since "
+                    "then may be lost, so nothing more of it is written; send it again",
+                )
             return await query()
 
     async def _exists(self, namespace: str) -> bool:

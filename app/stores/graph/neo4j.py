@@ -89,6 +89,9 @@ class Neo4jGraphStore:
         if driver is not None:
             await driver.close()
 
+    def epoch(self) -> object | None:
+        return None  # a committed transaction is durable
+
     async def flush(self) -> None:
         """Nothing to do: a committed Neo4j transaction is durable."""
 

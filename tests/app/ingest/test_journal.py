@@ -181,6 +181,63 @@ async def test_a_statement_that_kills_the_graph_server_is_named_and_not_run_into
         await again.close()
 
 
+async def test_writes_after_the_graph_server_restarted_mid_ingest_are_refused(tmp_path: Path) -> None:
+    """The embedded server dies between two statements and is back, from its last save, before the next: that next
+    write would succeed on a graph that lost the statements before it, so it is refused, the ingest is not
+    acknowledged, and the script sent again resumes from what the graph kept to the clean counts."""
+    settings = make_settings(tmp_path)
+    c = await Container.start(settings, with_llm=False)
+    try:
+        await c.ingestor.ingest_cypher("clean", script(30))
+        expected = await c.graph.counts("clean")
+        server = c.graph.server  # type: ignore[attr-defined]
+        real = c.graph.execute
+
+        async def restart_then_write() -> Any:
+            pid = server.pid
+            os.kill(pid, signal.SIGKILL)
+            for _ in range(200):  # the supervisor restarts it within a second
+                await asyncio.sleep(0.05)
+                if server.pid != pid and not server.exited() and await c.graph.ping():
+                    break
+            assert server.pid != pid
+            sha = c.ingestor._payload({"script": script(30)})[0]
+            return await real(
+                "cut", "CREATE (:Person {name: 'Walker 11'})", marker=(Q.JOURNAL_NEXT, {"sha": sha, "next": 12})
+            )
+
+        fail_at(c, 12, restart_then_write)
+        with pytest.raises(DependencyError) as err:
+            await c.ingestor.ingest_cypher("cut", script(30))
+        assert "restarted" in err.value.message
+        [pending] = await c.ingestor.pending("cut")
+        assert pending["state"] == "failed"
+        kept = (await c.graph.counts("cut"))[1]
+        assert 0 <= kept <= 11  # the restart lost what was written after the last save; nothing was written after it
+        report = await c.ingestor.ingest_cypher("cut", script(30))  # the caller sends it again
+        assert report.counts.get("statements_resumed_after", 0) == kept
+        assert await c.graph.counts("cut") == expected
+        assert await c.ingestor.pending("cut") == []
+    finally:
+        await c.close()
+
+
+async def test_an_entry_of_this_process_left_running_by_a_restart_is_taken_over(tmp_path: Path) -> None:
+    """A graph server that restarts from a save made mid-ingest brings back that ingest's entry as running, owned by
+    this process, which is no longer at it: the same content sent again takes it over instead of being refused as a
+    duplicate of itself."""
+    c = await Container.start(make_settings(tmp_path), with_llm=False)
+    try:
+        sha, payload = c.ingestor._payload({"script": script(3)})
+        entry = {"sha": sha, "kind": "cypher", "owner": c.ingestor.journal.owner, "now": time.time(), "source": "{}"}
+        await c.graph.execute("mine", Q.JOURNAL_BEGIN, entry | {"payload": payload, "recovering": False})
+        await c.ingestor.ingest_cypher("mine", script(3))
+        assert await c.graph.counts("mine") == (6, 3)
+        assert await c.ingestor.pending("mine") == []
+    finally:
+        await c.close()
+
+
 async def test_an_ingest_cut_off_again_and_again_is_given_up(tmp_path: Path) -> None:
     """Start-up takes up a cut-off ingest at most ``ingest.max_recovery_attempts`` times: one that keeps killing the
     service (or stalling the server) is marked failed instead of being run into it at every start."""
@@ -259,8 +316,12 @@ def test_kill_9_of_the_service_mid_ingest_leaves_no_orphan_and_the_ingest_is_fin
         assert time.monotonic() < deadline, "the interrupted ingest was not finished"
         time.sleep(0.25)
     done = second.namespaces()["big"]
-    metrics = second.client.get("/metrics").text
-    assert 'graphrag_ingest_recovered_total{outcome="finished"} 1.0' in metrics
+    finished = 'graphrag_ingest_recovered_total{outcome="finished"} 1.0'
+    # counted once the recovery returns: after its end was saved and the caches were told (a moment after the entry
+    # left the listing)
+    while finished not in second.client.get("/metrics").text:
+        assert time.monotonic() < deadline, "the finished recovery was not counted"
+        time.sleep(0.1)
     # the same script into a fresh namespace: the clean counts
     clean = second.client.post("/admin/ingest", json=body | {"namespace": "clean"})
     assert clean.status_code == 200, clean.text

@@ -163,6 +163,45 @@ async def test_a_save_during_a_periodic_background_save_waits_for_it_and_saves(t
         await g.close()
 
 
+async def test_saving_while_relationships_are_read_and_written_does_not_kill_the_server(tmp_path: Path) -> None:
+    """A synchronous ``SAVE`` serialises the graph in the server's main thread while its workers run queries, and a
+    read traversing relationships died with SIGSEGV under it (in ``make test`` and in CI; ``make bench-save-race``
+    kills the server 3 times in 3 within a second). ``flush`` forks a background save instead: the server lives."""
+    g = FalkorDBGraphStore(data_dir=tmp_path, max_concurrency=16)
+    await g.start()
+    try:
+        await g.execute("f", "UNWIND range(0, 499) AS i CREATE (:A {id: i})")
+        await g.execute("f", "MATCH (a:A), (b:A) WHERE b.id = (a.id * 7 + 3) % 500 CREATE (a)-[:R]->(b), (a)-[:R]->(b)")
+        assert g.server is not None
+        pid, stop, saves = g.server.pid, asyncio.Event(), 0
+
+        async def load(k: int) -> None:
+            while not stop.is_set():
+                i = (k * 37 + saves) % 500
+                await g.read("f", "MATCH (a:A {id: $i})-[r]->(b)-[s]->(c) RETURN count(s) AS n", {"i": i})
+                await g.read("f", "MATCH (a:A)-[r:R]->(b:A) WHERE a.id < $i RETURN count(r) AS n", {"i": i})
+                if k < 2:  # relationships added and deleted between saves
+                    await g.execute(
+                        "f", "MATCH (a:A {id: $i}), (b:A {id: $j}) CREATE (a)-[:R]->(b)", {"i": i, "j": 499 - i}
+                    )
+                    await g.execute("f", "MATCH (a:A {id: $j})-[r:R]->() WITH r LIMIT 1 DELETE r", {"j": 499 - i})
+
+        loads = [asyncio.create_task(load(k)) for k in range(6)]
+        until = asyncio.get_running_loop().time() + 4  # SAVE killed it within a second in most runs
+        try:
+            while asyncio.get_running_loop().time() < until:
+                await g.flush()
+                saves += 1
+        finally:
+            stop.set()
+            await asyncio.gather(*loads, return_exceptions=True)
+        assert not g.server.exited() and g.server.pid == pid  # never died (a read would have hidden a restart)
+        assert not g.server.crashed()
+        assert await g.read("f", "MATCH (a:A) RETURN count(a) AS n") == [{"n": 500}]
+    finally:
+        await g.close()
+
+
 async def test_a_long_script_statement_and_its_marker_are_one_query_that_does_not_crash_the_server(
     tmp_path: Path,
 ) -> None:
