@@ -1,75 +1,27 @@
-"""Word lists shared by entity linking, citation attribution and training-pair synthesis: one stopword list.
+"""Word lists shared by entity linking, citation attribution and training-pair synthesis: one stopword list, read
+from ``app/lexicon/en.toml``.
 
-What this module must not do: hold words of one data set or domain beyond the few question nouns below.
+What this module must not do: hold words of one data set or domain, or any word list in code.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterable
+from pathlib import Path
 
-FUNCTION_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "not",
-        "no",
-        "yes",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "do",
-        "does",
-        "did",
-        "done",
-        "has",
-        "have",
-        "had",
-        "as",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "their",
-        "his",
-        "her",
-        "i",
-        "you",
-        "he",
-        "she",
-        "they",
-        "we",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "how",
-        "why",
-    ]
-)
+
+def _words(language: str = "en") -> dict[str, list[str]]:
+    """The shared word lists of a language (``app/lexicon/<language>.toml``: data, not code)."""
+    with (Path(__file__).parent / "lexicon" / f"{language}.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
+_LEXICON = _words()
+FUNCTION_WORDS = frozenset(_LEXICON["function"])
 """English function words."""
-QUESTION_NOUNS = frozenset(["answer", "context", "passage", "passages", "question"])
+QUESTION_NOUNS = frozenset(_LEXICON["question_nouns"])
 """Nouns a question uses about itself ("answer the question from the passages")."""
 STOPWORDS = FUNCTION_WORDS | QUESTION_NOUNS
 """English function words and the question nouns that name no entity. Entity linking skips a one-word mention
@@ -85,7 +37,7 @@ def surface(name: str) -> str:
 
 # a name: words that start with a capital or a digit, joined by spaces or by the particles inside names
 _NAME_SPAN = re.compile(r"[^\W\d_a-z][\w'’.-]*|\d[\w'’.,-]*")
-NAME_PARTICLES = frozenset(["of", "the", "de", "del", "della", "der", "di", "du", "da", "la", "le", "von", "van", "y"])
+NAME_PARTICLES = frozenset(_LEXICON["name_particles"])
 """Lower-case words that may stand inside a name (``Bank of England``, ``Ludwig van Beethoven``)."""
 _TOKEN = re.compile(r"[^\s()\[\]{}\";:!?]+")
 _WORD = re.compile(r"\w+")

@@ -79,3 +79,36 @@ def test_all_cypher_text_lives_in_app_cypher() -> None:
 @pytest.mark.parametrize("text", ["MATCH (n) RETURN n", "UNWIND $rows AS row", "CALL db.labels()", "MERGE (a)"])
 def test_the_cypher_detector_sees_cypher(text: str) -> None:
     assert CYPHER.search(text)
+
+
+WORD = re.compile(r"^[a-z]+$")
+# not knowledge of a language: the benchmark's synthetic titles; the HTML tags that end a block of text
+NOT_WORD_LISTS = {"app/eval/bench_constrained.py", "app/ingest/parsers.py"}
+
+
+def _word_lists(tree: ast.AST) -> list[tuple[int, list[str]]]:
+    """List, tuple and set literals of eight or more lower-case words."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.List | ast.Tuple | ast.Set) and len(node.elts) >= 8:
+            words = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            if len(words) == len(node.elts) and all(WORD.match(w) for w in words):
+                out.append((node.lineno, words))
+    return out
+
+
+def test_no_word_list_of_a_language_is_code() -> None:
+    """What the service knows of English (function words, question words, number words, frames) is data
+    (``app/lexicon/``, ``app/text2cypher/lexicons/``, ``app/stores/graph/lexicon/``): another language is another
+    file, not an edit to code."""
+    offenders = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel not in NOT_WORD_LISTS:
+            offenders += [f"{rel}:{line}: {words[:6]}" for line, words in _word_lists(ast.parse(path.read_text()))]
+    assert not offenders, "word lists in code:\n" + "\n".join(offenders)
+
+
+def test_the_word_list_detector_sees_a_word_list() -> None:
+    tree = ast.parse('WORDS = frozenset(["a", "an", "the", "of", "in", "on", "at", "to"])\nOTHER = ("x", "Y1")')
+    assert [line for line, _ in _word_lists(tree)] == [1]
