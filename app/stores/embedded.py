@@ -269,6 +269,19 @@ class EmbeddedFalkorServer:
         finally:
             await client.aclose()
 
+    async def _without_save_points(self) -> None:
+        """No save when the server stops (it was just saved): a stop saving in the main thread beside a query still
+        running is the ``SAVE`` race of ``save``. Best effort: where it fails, the stop saves once more."""
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=5)
+        try:
+            await client.config_set("save", "")
+        except Exception as exc:
+            log.warning("embedded FalkorDB: could not turn off its save points before stopping: %s", exc)
+        finally:
+            await client.aclose()
+
     def crashed(self) -> bool:
         """The server has begun a crash report (it can take seconds to write it and exit)."""
         try:
@@ -299,9 +312,11 @@ class EmbeddedFalkorServer:
         if proc is not None and proc.poll() is None:
             try:
                 await self.save(120)
+                await self._without_save_points()  # saved: SIGTERM need not save the whole graph again
             except DependencyError:
-                log.exception("embedded FalkorDB: SAVE before shutdown failed")
-            # SIGTERM (which saves again, as save points are set) exits at once, where SHUTDOWN takes ~3s
+                log.exception("embedded FalkorDB: saving before shutdown failed; the server saves as it stops")
+            # SIGTERM exits at once, where SHUTDOWN takes ~3s; it saves (synchronously, as SAVE does) only where our
+            # save failed and the save points are still set
             proc.send_signal(signal.SIGTERM)
             try:
                 await asyncio.to_thread(proc.wait, 60)

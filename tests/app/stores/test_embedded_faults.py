@@ -202,6 +202,24 @@ async def test_saving_while_relationships_are_read_and_written_does_not_kill_the
         await g.close()
 
 
+async def test_a_stop_saves_once_and_keeps_what_was_written(tmp_path: Path) -> None:
+    """A graceful stop saves in the background and turns the server's own save at exit off (a second, synchronous
+    save of the whole graph beside whatever query still runs): what was written, saved or not, is there again."""
+    g = FalkorDBGraphStore(data_dir=tmp_path)
+    await g.start()
+    await g.execute("f", "UNWIND range(1, 100) AS i CREATE (:T {i: i})")  # never flushed
+    await g.close()
+    log = (tmp_path / "falkordb" / "server.log").read_text()
+    assert "Background saving terminated with success" in log
+    assert "Saving the final RDB snapshot" not in log
+    again = FalkorDBGraphStore(data_dir=tmp_path)
+    await again.start()
+    try:
+        assert await again.read("f", "MATCH (t:T) RETURN count(t) AS n") == [{"n": 100}]
+    finally:
+        await again.close()
+
+
 def _left_in(data: Path) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
     """A server process a dead server left working in ``data`` (its binary, its working directory), answering, and
     another program working there."""
