@@ -63,6 +63,10 @@ class GraphSettings(BaseModel):
     """The embedded FalkorDB server's ``QUERY_MEM_CAPACITY``: a query (read or write) that needs more memory fails on
     its own with a 422 instead of growing the server until the host kills it (0: no cap; an external server's is
     its operator's)."""
+    hang_after_s: float = Field(60.0, ge=0)
+    """The embedded FalkorDB server: one whose process lives but that has answered no ping for this long (a reply
+    such as ``LOADING`` or ``BUSY`` counts) is killed, its threads' stacks written to its log, and restarted from
+    its last save, instead of every query waiting out its deadline (0: never)."""
 
 
 class LabelOverride(BaseModel):

@@ -120,12 +120,35 @@ def kill_leftovers(directory: Path, executable: str, wait_s: float = 10.0) -> li
     return killed
 
 
+async def _thread_stacks(pid: int, timeout_s: float = 30.0) -> str:
+    """Every thread's backtrace of process ``pid`` (``gdb -batch``), or "" where gdb is missing or fails."""
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        return ""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            gdb, "-p", str(pid), "-batch", "-nx", "-ex", "thread apply all bt",
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        out, _ = await asyncio.wait_for(proc.communicate(), timeout_s)
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            proc.kill()
+        return f"(gdb failed: {type(exc).__name__}: {exc})"
+    text = out.decode(errors="replace")
+    return "\n".join(line for line in text.splitlines() if line.startswith(("Thread ", "#")))
+
+
 class EmbeddedFalkorServer:
     """A private FalkorDB server whose lifecycle the application owns."""
 
-    def __init__(self, data_dir: Path, *, startup_timeout_s: float = 30.0, query_memory_mb: int = 0) -> None:
+    def __init__(
+        self, data_dir: Path, *, startup_timeout_s: float = 30.0, query_memory_mb: int = 0, hang_after_s: float = 0.0
+    ) -> None:
         self.dir = data_dir / "falkordb"
         self.startup_timeout_s = startup_timeout_s
+        self.hang_after_s = hang_after_s
+        """``supervise`` kills (and so restarts) a live server that has answered no ping for this long (0: never)."""
         self.query_memory_mb = query_memory_mb
         """FalkorDB's ``QUERY_MEM_CAPACITY``: a query that needs more fails on its own (0: no cap)."""
         self._sock_dir: str | None = None
@@ -216,9 +239,11 @@ class EmbeddedFalkorServer:
         """The server was started and has died (not stopped by us)."""
         return self._proc is not None and self._proc.poll() is not None
 
-    async def supervise(self, interval_s: float = 0.5) -> None:
-        """Restart the server whenever it dies (same data dir, same socket path: clients reconnect by themselves).
+    async def supervise(self, interval_s: float = 0.5, ping_every_s: float = 5.0) -> None:
+        """Restart the server whenever it dies (same data dir, same socket path: clients reconnect by themselves),
+        and kill one that has answered nothing for ``hang_after_s`` (``_kill_hung``) so that it is restarted too.
         Runs until cancelled; ``stop()`` cancels it."""
+        answered = next_ping = time.monotonic()
         while True:
             await asyncio.sleep(interval_s)
             if self.exited():
@@ -230,6 +255,53 @@ class EmbeddedFalkorServer:
                     await self.start()
                 except Exception:
                     log.exception("embedded FalkorDB server: restart failed; trying again")
+                answered = next_ping = time.monotonic()
+                continue
+            if self.hang_after_s <= 0 or self._proc is None or time.monotonic() < next_ping:
+                continue
+            next_ping = time.monotonic() + ping_every_s
+            if await self._answers():
+                answered = time.monotonic()
+            elif time.monotonic() - answered > self.hang_after_s and not self.exited():
+                await self._kill_hung(time.monotonic() - answered)
+
+    async def _answers(self) -> bool:
+        """The server replies to a ping within ``PING_TIMEOUT_S``; an error reply (``LOADING``, ``BUSY``) is a reply
+        too: a server loading its file or running a long write is alive."""
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=PING_TIMEOUT_S)
+        try:
+            await asyncio.wait_for(client.ping(), PING_TIMEOUT_S)
+            return True
+        except aioredis.ResponseError:
+            return True
+        except Exception:
+            return False
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def _kill_hung(self, silent_s: float) -> None:
+        """Kill a server whose process lives but which has answered nothing for ``silent_s``: FalkorDB 4.16.3's main
+        thread was seen stuck for good (a futex wait after decoding its file, session 41; on the first write to a
+        fresh graph, session 65), and every query then waited out its whole deadline. Its threads' stacks go to
+        ``server.log`` and, shortened, to our log first (``gdb``, where installed): what to report upstream. The
+        supervisor restarts it from its last save; the ingest journal and the write fence take care of the rest."""
+        assert self._proc is not None
+        pid = self._proc.pid
+        stacks = await _thread_stacks(pid)
+        if self._log is not None and stacks:
+            self._log.write(f"\n=== threads of pid {pid}, answering nothing for {silent_s:.0f} s ===\n".encode())
+            self._log.write(stacks.encode(errors="replace"))
+            self._log.flush()
+        log.error(
+            "embedded FalkorDB server (pid %s) answered nothing for %.0f s: killing it to restart it; its threads:\n%s",
+            pid, silent_s, stacks[:6000] or "(no gdb here to read them)",
+        )  # fmt: skip
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.to_thread(self._proc.wait)
 
     async def save(self, timeout_s: float) -> None:
         """Write the graph to disk now: what makes an acknowledged ingest survive a crash of the server.

@@ -37,5 +37,6 @@ def build_graph_store(settings: Settings) -> GraphStore:
         queue_timeout_s=g.queue_timeout_s,
         vet_timeout_s=g.vet_timeout_s,
         query_memory_mb=g.query_memory_mb,
+        hang_after_s=g.hang_after_s,
         **common,  # type: ignore[arg-type]
     )

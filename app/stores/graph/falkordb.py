@@ -75,12 +75,18 @@ class FalkorDBGraphStore:
         queue_timeout_s: float = 2.0,
         vet_timeout_s: float = 10.0,
         query_memory_mb: int = 2048,
+        hang_after_s: float = 60.0,
     ) -> None:
         if url is None and data_dir is None:
             raise ValueError("FalkorDBGraphStore needs a data_dir (embedded) or a url (external server)")
         self.url = url
         self.server = (
-            EmbeddedFalkorServer(data_dir, startup_timeout_s=startup_timeout_s, query_memory_mb=query_memory_mb)
+            EmbeddedFalkorServer(
+                data_dir,
+                startup_timeout_s=startup_timeout_s,
+                query_memory_mb=query_memory_mb,
+                hang_after_s=hang_after_s,
+            )
             if data_dir is not None and url is None
             else None
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -218,6 +219,30 @@ async def test_a_stop_saves_once_and_keeps_what_was_written(tmp_path: Path) -> N
         assert await again.read("f", "MATCH (t:T) RETURN count(t) AS n") == [{"n": 100}]
     finally:
         await again.close()
+
+
+async def test_a_server_that_answers_nothing_is_killed_and_restarted(tmp_path: Path) -> None:
+    """A live server process that answers no ping for ``hang_after_s`` (here: stopped with SIGSTOP; FalkorDB's main
+    thread was seen stuck for good) is killed, its threads' stacks written to its log where gdb is installed, and
+    restarted from its last save: reads answer again without anyone restarting the service."""
+    g = FalkorDBGraphStore(data_dir=tmp_path, hang_after_s=2.0, query_timeout_s=5.0)
+    await g.start()
+    try:
+        await g.execute("f", "CREATE (:Thing {name: 'kept'})")
+        await g.flush()
+        assert g.server is not None and g.server.pid is not None
+        hung = g.server.pid
+        os.kill(hung, signal.SIGSTOP)
+        deadline = time.monotonic() + 60
+        while g.server.pid == hung or g.server.exited() or not await g.ping():
+            assert time.monotonic() < deadline, "the server that answered nothing was not restarted"
+            await asyncio.sleep(0.2)
+        assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
+        log = (tmp_path / "falkordb" / "server.log").read_text(errors="replace")
+        if shutil.which("gdb"):
+            assert f"threads of pid {hung}" in log
+    finally:
+        await g.close()
 
 
 def _left_in(data: Path) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
