@@ -142,6 +142,12 @@ async def test_a_changed_source_file_is_not_guessed_at(tmp_path: Path) -> None:
         await c.close()
 
 
+async def _clean(c: Container) -> tuple[tuple[int, int], Any]:
+    """The counts of ``script(30)`` ingested cleanly (into "clean"), and the embedded graph server."""
+    await c.ingestor.ingest_cypher("clean", script(30))
+    return await c.graph.counts("clean"), c.graph.server  # type: ignore[attr-defined]
+
+
 async def test_a_statement_that_kills_the_graph_server_is_named_and_not_run_into_it_again(tmp_path: Path) -> None:
     """The graph server dies under statement 12: the error names the statement, the entry is failed durably (it
     outlives the server's restart from its last save), start-up does not run it again, and the same script sent
@@ -149,9 +155,7 @@ async def test_a_statement_that_kills_the_graph_server_is_named_and_not_run_into
     settings = make_settings(tmp_path)
     c = await Container.start(settings, with_llm=False)
     try:
-        await c.ingestor.ingest_cypher("clean", script(30))
-        expected = await c.graph.counts("clean")
-        server = c.graph.server  # type: ignore[attr-defined]
+        expected, server = await _clean(c)
         pid = server.pid
 
         async def crash() -> None:
@@ -185,12 +189,9 @@ async def test_writes_after_the_graph_server_restarted_mid_ingest_are_refused(tm
     """The embedded server dies between two statements and is back, from its last save, before the next: that next
     write would succeed on a graph that lost the statements before it, so it is refused, the ingest is not
     acknowledged, and the script sent again resumes from what the graph kept to the clean counts."""
-    settings = make_settings(tmp_path)
-    c = await Container.start(settings, with_llm=False)
+    c = await Container.start(make_settings(tmp_path), with_llm=False)
     try:
-        await c.ingestor.ingest_cypher("clean", script(30))
-        expected = await c.graph.counts("clean")
-        server = c.graph.server  # type: ignore[attr-defined]
+        expected, server = await _clean(c)
         real = c.graph.execute
 
         async def restart_then_write() -> Any:

@@ -112,16 +112,21 @@ async def test_a_dead_graph_server_is_restarted_and_a_paused_one_times_out(tmp_p
         await g.close()
 
 
+async def _saved_thing(g: FalkorDBGraphStore) -> tuple[FalkorDBGraphStore, int]:
+    """``g`` started, holding one saved Thing named 'kept'; and its embedded server's pid."""
+    await g.start()
+    await g.execute("f", "CREATE (:Thing {name: 'kept'})")
+    await g.flush()
+    assert g.server is not None and g.server.pid is not None
+    return g, g.server.pid
+
+
 async def test_a_read_the_server_dies_under_is_asked_again_of_the_restarted_one(tmp_path: Path) -> None:
     """The packaged server can die under concurrent queries (SIGSEGV, FalkorDB issues 1240 and 1784); a read, which
     changes nothing, waits for the restart and is asked once more instead of failing the question. A write is not."""
-    g = FalkorDBGraphStore(data_dir=tmp_path, query_timeout_s=20.0)
-    await g.start()
+    g, first = await _saved_thing(FalkorDBGraphStore(data_dir=tmp_path, query_timeout_s=20.0))
+    assert g.server is not None
     try:
-        await g.execute("f", "CREATE (:Thing {name: 'kept'})")
-        await g.flush()
-        assert g.server is not None and g.server.pid is not None
-        first = g.server.pid
         os.kill(first, signal.SIGKILL)  # dies before the read: its connection is refused, then reset
         assert await g.read("f", "MATCH (t:Thing) RETURN t.name AS name") == [{"name": "kept"}]
         assert g.server.pid != first
@@ -225,13 +230,9 @@ async def test_a_server_that_answers_nothing_is_killed_and_restarted(tmp_path: P
     """A live server process that answers no ping for ``hang_after_s`` (here: stopped with SIGSTOP; FalkorDB's main
     thread was seen stuck for good) is killed, its threads' stacks written to its log where gdb is installed, and
     restarted from its last save: reads answer again without anyone restarting the service."""
-    g = FalkorDBGraphStore(data_dir=tmp_path, hang_after_s=2.0, query_timeout_s=5.0)
-    await g.start()
+    g, hung = await _saved_thing(FalkorDBGraphStore(data_dir=tmp_path, hang_after_s=2.0, query_timeout_s=5.0))
+    assert g.server is not None
     try:
-        await g.execute("f", "CREATE (:Thing {name: 'kept'})")
-        await g.flush()
-        assert g.server is not None and g.server.pid is not None
-        hung = g.server.pid
         os.kill(hung, signal.SIGSTOP)
         deadline = time.monotonic() + 60
         while g.server.pid == hung or g.server.exited() or not await g.ping():
