@@ -6,7 +6,8 @@ faulted. This reproduces that side by side, on fresh private servers of the pack
 (relationship traversals), two write (relationships added and deleted), and the main thread saves in one of three
 ways, ``SAVE`` (the server serialises the graph in its main thread while its workers keep querying),
 ``EmbeddedFalkorServer.save`` (what the service does: a forked ``BGSAVE``, waited for) or not at all. Each trial
-runs until the server dies or ``--seconds`` pass.
+runs until the server dies, a save gets no answer for 30 s (hung: ``SAVE`` also left a reader spinning in a
+traversal while the main thread waited for the module lock), or ``--seconds`` pass.
 
 Writes ``reports/bench/save_race-<timestamp>.{json,md}``. A measurement only: it starts its own servers in temporary
 directories and touches nothing else.
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import redis
 from falkordb import FalkorDB
 
 from app.cypher import queries as Q
@@ -32,10 +34,12 @@ from app.stores.embedded import EmbeddedFalkorServer
 
 READS, WRITES = Q.SAVE_RACE_READS, Q.SAVE_RACE_WRITES
 MODES = ("SAVE", "service", "none")
+HUNG_S = 30.0
+"""A save (or a query) with no answer for this long: the server is taken as hung, and the trial ends."""
 
 
 def _load(sock: str, stop: threading.Event, queries: tuple[str, ...], n: int, errors: list[str]) -> None:
-    graph = FalkorDB(unix_socket_path=sock).select_graph("g")
+    graph = FalkorDB(unix_socket_path=sock, socket_timeout=HUNG_S).select_graph("g")
     run = graph.query if queries is WRITES else graph.ro_query
     rng = random.Random()
     while not stop.is_set():
@@ -56,12 +60,14 @@ async def _trial(mode: str, seconds: float, nodes: int) -> dict[str, Any]:
         for statement in Q.SAVE_RACE_SETUP:
             graph.query(statement, {"n": nodes})
         stop, errors = threading.Event(), list[str]()
-        threads = [threading.Thread(target=_load, args=(sock, stop, READS, nodes, errors)) for _ in range(6)]
-        threads += [threading.Thread(target=_load, args=(sock, stop, WRITES, nodes, errors)) for _ in range(2)]
+        threads = [
+            threading.Thread(target=_load, args=(sock, stop, queries, nodes, errors), daemon=True)
+            for queries in [READS] * 6 + [WRITES] * 2
+        ]
         for t in threads:
             t.start()
-        client = FalkorDB(unix_socket_path=sock).connection
-        saves, save_s, t0 = 0, [], time.monotonic()
+        client = redis.Redis(unix_socket_path=sock, socket_timeout=HUNG_S)
+        saves, save_s, t0, hung = 0, [], time.monotonic(), False
         try:
             while time.monotonic() - t0 < seconds and not server.exited():
                 s0 = time.monotonic()
@@ -69,11 +75,14 @@ async def _trial(mode: str, seconds: float, nodes: int) -> dict[str, Any]:
                     if mode == "SAVE":
                         await asyncio.to_thread(client.execute_command, "SAVE")
                     elif mode == "service":
-                        await server.save(30)
+                        await server.save(HUNG_S)
                     else:
                         await asyncio.sleep(0.05)
-                except Exception:  # the server died during the save: the loop's condition reads that
+                except Exception:  # the server died during the save (the loop's condition reads that) or hung
                     await asyncio.sleep(0.5)
+                    if not server.exited() and time.monotonic() - s0 >= HUNG_S:
+                        hung = True
+                        break
                     continue
                 if mode != "none":
                     saves += 1
@@ -81,14 +90,16 @@ async def _trial(mode: str, seconds: float, nodes: int) -> dict[str, Any]:
                 await asyncio.sleep(0.02)
         finally:
             stop.set()
+            until = time.monotonic() + 10  # a thread stuck on a hung server is a daemon: left behind
             for t in threads:
-                await asyncio.to_thread(t.join, 10)
+                await asyncio.to_thread(t.join, max(0.0, until - time.monotonic()))
         died = server.exited()
         code = server._proc.returncode if server._proc is not None else None
         await server.kill()
         return {
             "mode": mode,
             "died": died,
+            "hung": hung,
             "exit_code": code,
             "seconds": round(time.monotonic() - t0, 2),
             "saves": saves,
@@ -101,13 +112,14 @@ def run(trials: int, seconds: float, nodes: int, reports_dir: Path) -> dict[str,
     for i in range(trials):
         for mode in MODES:
             row = asyncio.run(_trial(mode, seconds, nodes))
-            print(f"trial {i + 1}/{trials} {mode:8s} died={row['died']} exit={row['exit_code']} "
+            print(f"trial {i + 1}/{trials} {mode:8s} died={row['died']} hung={row['hung']} exit={row['exit_code']} "
                   f"after {row['seconds']} s, {row['saves']} saves", flush=True)  # fmt: skip
             rows.append(row)
     summary = {
         m: {
             "trials": trials,
             "died": sum(r["died"] for r in rows if r["mode"] == m),
+            "hung": sum(r["hung"] for r in rows if r["mode"] == m),
             "saves": sum(r["saves"] for r in rows if r["mode"] == m),
             "seconds": round(sum(r["seconds"] for r in rows if r["mode"] == m), 1),
         }
@@ -123,10 +135,13 @@ def run(trials: int, seconds: float, nodes: int, reports_dir: Path) -> dict[str,
         "",
         f"{trials} trials per mode, each up to {seconds:.0f} s: 6 reader and 2 writer threads on a {nodes}-node graph.",
         "",
-        "| save | servers died | saves done | seconds run |",
-        "|---|---|---|---|",
+        "| save | servers died | servers hung | saves done | seconds run |",
+        "|---|---|---|---|---|",
     ]
-    md += [f"| {m} | {s['died']}/{s['trials']} | {s['saves']} | {s['seconds']} |" for m, s in summary.items()]
+    md += [
+        f"| {m} | {s['died']}/{s['trials']} | {s['hung']}/{s['trials']} | {s['saves']} | {s['seconds']} |"
+        for m, s in summary.items()
+    ]
     stem.with_suffix(".md").write_text("\n".join(md) + "\n")
     print("\n".join(md[4:]))
     print(f"wrote {stem}.json and .md")

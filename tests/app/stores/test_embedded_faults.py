@@ -172,7 +172,7 @@ async def test_a_save_during_a_periodic_background_save_waits_for_it_and_saves(t
 async def test_saving_while_relationships_are_read_and_written_does_not_kill_the_server(tmp_path: Path) -> None:
     """A synchronous ``SAVE`` serialises the graph in the server's main thread while its workers run queries, and a
     read traversing relationships died with SIGSEGV under it (in ``make test`` and in CI; ``make bench-save-race``
-    kills the server 3 times in 3 within a second). ``flush`` forks a background save instead: the server lives."""
+    kills the server 3 times in 3 within about a second). ``flush`` forks a background save: the server lives."""
     g = FalkorDBGraphStore(data_dir=tmp_path, max_concurrency=16)
     await g.start()
     try:
