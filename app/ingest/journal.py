@@ -117,7 +117,6 @@ class IngestJournal:
 
     async def end(self, entry: JournalEntry) -> None:
         await self.graph.execute(entry.namespace, Q.JOURNAL_END, {"sha": entry.sha})
-        self._live.discard((entry.namespace, entry.sha))
 
     def left(self, namespace: str, sha: str) -> None:
         """This process no longer works on the entry (it ended, failed or was interrupted)."""

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cypher import queries as Q
-from app.errors import AppError, DependencyError, InvalidInputError, NotFoundError
+from app.errors import AppError, InvalidInputError, NotFoundError
 from app.ids import entity_id
 from app.ingest.journal import FAILED, INTERRUPTED, IngestJournal, JournalEntry
 from app.ingest.parsers import (
@@ -49,7 +49,7 @@ from app.ingest.structure import (
 from app.models.embedder import Embedder
 from app.observability import INGEST_RECOVERED, INGESTED
 from app.settings import Settings
-from app.stores.graph.base import GraphStore, check_namespace, fenced
+from app.stores.graph.base import GraphStore, check_namespace, fenced, same_life
 from app.stores.graph.profile import NamedNode, SchemaProfiler, named_nodes
 from app.stores.vector.base import VectorPoint, VectorStore, collection_name
 
@@ -157,12 +157,12 @@ class Ingestor:
             entry = await self.journal.begin(namespace, kind, sha, source, payload, recovering=_RECOVERING.get())
             try:
                 with fenced(epoch):
-                    self._same_life(epoch)
+                    same_life(self.graph, epoch)
                     async with self.journal.heartbeat(entry):
                         report = await work(entry)
                     await self.journal.end(entry)
                 await self.graph.flush()  # durable before it is acknowledged
-                self._same_life(epoch)
+                same_life(self.graph, epoch)
             except BaseException as exc:
                 reason = f"{type(exc).__name__}: {exc}"
                 with contextlib.suppress(Exception):
@@ -180,15 +180,6 @@ class Ingestor:
                 if inspect.isawaitable(result):
                     await result
         return report
-
-    def _same_life(self, epoch: object | None) -> None:
-        """``DependencyError`` when the graph server is not the one ``epoch`` names (restarted from its last save)."""
-        if self.graph.epoch() != epoch:
-            raise DependencyError(
-                "graph",
-                "the graph server restarted from its last save during the ingest: what it wrote may be lost; "
-                "send it again",
-            )
 
     async def detached(self, work: Awaitable[IngestReport]) -> IngestReport:
         """Await ``work`` in a task of its own that a cancelled caller (a client gone, a request deadline) does not

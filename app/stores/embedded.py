@@ -125,6 +125,7 @@ async def _thread_stacks(pid: int, timeout_s: float = 30.0) -> str:
     gdb = shutil.which("gdb")
     if gdb is None:
         return ""
+    proc = None
     try:
         proc = await asyncio.create_subprocess_exec(
             gdb, "-p", str(pid), "-batch", "-nx", "-ex", "thread apply all bt",
@@ -132,8 +133,9 @@ async def _thread_stacks(pid: int, timeout_s: float = 30.0) -> str:
         )  # fmt: skip
         out, _ = await asyncio.wait_for(proc.communicate(), timeout_s)
     except Exception as exc:
-        with contextlib.suppress(Exception):
-            proc.kill()
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
         return f"(gdb failed: {type(exc).__name__}: {exc})"
     text = out.decode(errors="replace")
     return "\n".join(line for line in text.splitlines() if line.startswith(("Thread ", "#")))
@@ -242,6 +244,11 @@ class EmbeddedFalkorServer:
         """The server was started and has died (not stopped by us)."""
         return self._proc is not None and self._proc.poll() is not None
 
+    @property
+    def exit_code(self) -> int | None:
+        """The code the server exited with (negative: the signal that killed it); ``None`` while it runs."""
+        return self._proc.poll() if self._proc is not None else None
+
     async def supervise(self, interval_s: float = 0.5, ping_every_s: float = 5.0) -> None:
         """Restart the server whenever it dies (same data dir, same socket path: clients reconnect by themselves),
         and kill one that has answered nothing for ``hang_after_s`` (``_kill_hung``) so that it is restarted too.
@@ -250,9 +257,7 @@ class EmbeddedFalkorServer:
         while True:
             await asyncio.sleep(interval_s)
             if self.exited():
-                assert self._proc is not None
-                code = self._proc.returncode
-                log.warning("embedded FalkorDB server died (exit code %s); restarting it", code)
+                log.warning("embedded FalkorDB server died (exit code %s); restarting it", self.exit_code)
                 RESTARTS.labels(backend="falkordb").inc()
                 try:
                     await self.start()
@@ -311,8 +316,8 @@ class EmbeddedFalkorServer:
 
         ``BGSAVE`` (a forked child writes the snapshot), waited for, never ``SAVE``: FalkorDB 4.16 serialises a graph
         in the main thread under ``SAVE`` while its worker threads keep running queries, and a read traversing the
-        relationships being serialised dies with SIGSEGV (measured: ``benchmarks/falkordb_save_race.py``). A save
-        already running may predate our writes: it is waited out and ours started after it."""
+        relationships being serialised dies with SIGSEGV (measured: ``make bench-save-race``). A save already running
+        may predate our writes: it is waited out and ours started after it."""
         import redis.asyncio as aioredis
 
         client = aioredis.Redis(unix_socket_path=self.socket_path, socket_timeout=timeout_s)

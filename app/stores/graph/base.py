@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from app.cypher.schema import GraphSchema, SchemaTriple, triples_from_rows, visible_labels
-from app.errors import InvalidInputError
+from app.errors import DependencyError, InvalidInputError
 
 __all__ = [
     "WRITE_FENCE",
@@ -28,6 +28,7 @@ __all__ = [
     "WriteSummary",
     "check_namespace",
     "fenced",
+    "same_life",
     "triples_from_rows",
     "visible_labels",
     "write_in_batches",
@@ -206,6 +207,17 @@ def fenced(epoch: object | None) -> Iterator[None]:
         yield
     finally:
         WRITE_FENCE.reset(token)
+
+
+def same_life(store: GraphStore, epoch: object | None) -> None:
+    """``DependencyError`` when ``store`` writes to another life of its server than ``epoch`` (``GraphStore.epoch``:
+    it restarted from its last save since, losing what was written after that save); ``None``: nothing to check."""
+    if epoch is not None and store.epoch() != epoch:
+        raise DependencyError(
+            store.backend,
+            "the graph server restarted from its last save during this work: what it wrote since then may be lost, "
+            "so nothing more of it is written; send it again",
+        )
 
 
 async def write_in_batches(

@@ -27,6 +27,7 @@ from app.stores.graph.base import (
     Record,
     WriteSummary,
     check_namespace,
+    same_life,
     triples_from_rows,
     visible_labels,
     write_in_batches,
@@ -221,13 +222,7 @@ class FalkorDBGraphStore:
 
     async def _writing(self, namespace: str, query: Callable[[], Awaitable[T]]) -> T:
         async with self._schema_lock.writing(namespace), self._slot():
-            fence = WRITE_FENCE.get()
-            if fence is not None and fence != self.epoch():
-                raise DependencyError(
-                    "falkordb",
-                    "the embedded graph server restarted from its last save during this work: what it wrote since "
-                    "then may be lost, so nothing more of it is written; send it again",
-                )
+            same_life(self, WRITE_FENCE.get())
             return await query()
 
     async def _exists(self, namespace: str) -> bool:
@@ -246,7 +241,7 @@ class FalkorDBGraphStore:
         deadline_s = timeout_s or self.query_timeout_s
         server_ms = int(1000 * deadline_s * SERVER_SHARE)
         self.watch.check()
-        pid = self.server.pid if self.server is not None else None
+        epoch = self.epoch()
         until = asyncio.get_running_loop().time() + deadline_s
         for attempt in (1, 2):
             try:
@@ -262,24 +257,24 @@ class FalkorDBGraphStore:
                     return []
                 raise self._map_error(exc) from exc
             except (redis_errors.RedisError, OSError) as exc:
-                if attempt == 2 or not await self._restarted(pid, until):
+                if attempt == 2 or not await self._restarted(epoch, until):
                     raise self._map_error(exc) from exc
                 log.warning("graph read on %r retried: the embedded server died under it and was restarted", namespace)
         names = [h[1] for h in result.header]
         limit = max_rows or self.max_result_rows
         return [{name: _convert(v) for name, v in zip(names, row, strict=True)} for row in result.result_set[:limit]]
 
-    async def _restarted(self, pid: int | None, until: float) -> bool:
-        """Whether the embedded server that was ``pid`` when a read began has died and another is answering by
+    async def _restarted(self, epoch: object | None, until: float) -> bool:
+        """Whether the embedded server that was ``epoch`` when a read began has died and another is answering by
         ``until`` (``EmbeddedFalkorServer.supervise`` restarts it; the packaged server can die under concurrent
         queries, FalkorDB issues 1240 and 1784): a read, which changes nothing, is then asked once more. False at
         once for an external server, or where the same server is still up (the error is not a crash)."""
-        if self.server is None or pid is None:
+        if self.server is None or epoch is None:
             return False
         loop = asyncio.get_running_loop()
         while loop.time() < until:
             if not self.server.exited() and await self.ping():
-                return self.server.pid != pid  # the same server answering: no crash
+                return self.epoch() != epoch  # the same server answering: no crash
             await asyncio.sleep(0.1)
         return False
 
