@@ -29,6 +29,8 @@ from typing import Any
 
 import redis
 from falkordb import FalkorDB
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from app.cypher import queries as Q
 from app.stores.embedded import EmbeddedFalkorServer
@@ -66,7 +68,8 @@ async def _trial(mode: str, seconds: float, nodes: int) -> dict[str, Any]:
         ]
         for t in threads:
             t.start()
-        client = redis.Redis(unix_socket_path=sock, socket_timeout=HUNG_S)
+        # one try, HUNG_S at most: the client's own retries kept a SAVE to a hung server waiting for minutes
+        client = redis.Redis(unix_socket_path=sock, socket_timeout=HUNG_S, retry=Retry(NoBackoff(), 0))
         saves, save_s, t0, hung = 0, [], time.monotonic(), False
         try:
             while time.monotonic() - t0 < seconds and not server.exited():
@@ -90,12 +93,11 @@ async def _trial(mode: str, seconds: float, nodes: int) -> dict[str, Any]:
                 await asyncio.sleep(0.02)
         finally:
             stop.set()
-            until = time.monotonic() + 10  # a thread stuck on a hung server is a daemon: left behind
+            died, code = server.exited(), server.exit_code
+            await server.kill()  # first: a thread waiting on a hung server then gets its connection closed
+            until = time.monotonic() + 10  # one still stuck is a daemon: left behind
             for t in threads:
                 await asyncio.to_thread(t.join, max(0.0, until - time.monotonic()))
-        died = server.exited()
-        code = server.exit_code
-        await server.kill()
         return {
             "mode": mode,
             "died": died,
